@@ -1,0 +1,5 @@
+"""``python -m spidercli``."""
+
+from spidercli.cli import main
+
+main()

@@ -1,0 +1,210 @@
+"""The command line: parse options, call the library, render, exit. Nothing else lives here.
+
+Exit status: 0 valid, 1 a refused action or an unmet expectation, 2 unusable input. Heavy
+modules are imported inside the commands so that ``spidercli --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+app = typer.Typer(
+    name="spidercli",
+    help="Replay, verify and score games of Spider Solitaire and Spiderette.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class OnIllegal(str, Enum):
+    stop = "stop"
+    skip = "skip"
+
+
+def _fail(message: str, line: int | None, as_json: bool) -> NoReturn:
+    """Input that cannot be used: one paragraph on stderr (and the JSON error), exit 2."""
+    if as_json:
+        print(json.dumps({"error": {"message": message, "line": line}}))
+    print(f"spidercli: error: {message}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+def _color(flag: bool | None) -> bool:
+    if flag is not None:
+        return flag
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def _parse_show(value: str) -> str | set[object]:
+    value = value.strip().lower()
+    if value in ("every", "none"):
+        return value
+    which: set[object] = set()
+    for token in value.split(","):
+        token = token.strip()
+        if token in ("final", "start"):
+            which.add("final" if token == "final" else 0)
+        elif token.isdigit() and token.isascii() and len(token) < 10:
+            which.add(int(token))
+        else:
+            raise ValueError(
+                f"--show: {token!r} is not understood; expected final, every, none, or entry "
+                "numbers such as 0,12,final (0 is the start)"
+            )
+    return which
+
+
+def _dump(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+@app.command()
+def replay(
+    log: Annotated[str, typer.Argument(help="The YAML move log.", show_default=False)],
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", help="Ruleset (classic, duel, pavouk); overrides the log's."),
+    ] = None,
+    on_illegal: Annotated[
+        OnIllegal,
+        typer.Option("--on-illegal", help="stop at the first refused action, or skip it."),
+    ] = OnIllegal.stop,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the JSON report (the contract's) only.")
+    ] = False,
+    show: Annotated[
+        str,
+        typer.Option(
+            "--show",
+            help="Boards to print: final, every, none, or entry numbers (0 = start), "
+            "e.g. 0,40,final.",
+        ),
+    ] = "final",
+    unicode: Annotated[
+        bool, typer.Option("--unicode", help="Suit symbols instead of S H D C.")
+    ] = False,
+    color: Annotated[
+        bool | None,
+        typer.Option("--color/--no-color", help="Colour (default: when stdout is a terminal)."),
+    ] = None,
+) -> None:
+    """Replay a move log: check every action, show the boards, score the game."""
+    from spidercli.movelog import LogError, load_log
+    from spidercli.replay import RulesError
+    from spidercli.replay import replay as run_replay
+
+    try:
+        which = _parse_show(show)
+    except ValueError as err:
+        _fail(str(err), None, as_json)
+    try:
+        parsed = load_log(log)
+    except LogError as err:
+        _fail(str(err), err.line, as_json)
+    from spidercli.replay import choose_rules
+
+    try:
+        ruleset = choose_rules(parsed, rules)
+    except RulesError as err:
+        where = f"{log}, line {err.line}: " if err.line else f"{log}: "
+        _fail(where + str(err), err.line, as_json)
+
+    if as_json:
+        report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value)
+        _dump(report.to_json())
+        raise typer.Exit(report.exit_code)
+
+    from spidercli.render import Snapshots, Style, report_text
+
+    style = Style(unicode=unicode, color=_color(color))
+    snaps = Snapshots(which, style)
+    report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, observe=snaps)
+    snaps.finish(report.game)
+    sys.stdout.write(report_text(report, snaps, style))
+    raise typer.Exit(report.exit_code)
+
+
+@app.command()
+def deal(
+    code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the contract's state object.")
+    ] = False,
+    unicode: Annotated[
+        bool, typer.Option("--unicode", help="Suit symbols instead of S H D C.")
+    ] = False,
+    color: Annotated[
+        bool | None,
+        typer.Option("--color/--no-color", help="Colour (default: when stdout is a terminal)."),
+    ] = None,
+) -> None:
+    """Show the starting board a game code deals."""
+    from spidercli.codes import CodeError, parse_code
+    from spidercli.engine import Game
+    from spidercli.rules import CLASSIC
+
+    try:
+        parsed = parse_code(code)
+    except CodeError as err:
+        _fail(str(err), None, as_json)
+    game = Game.from_code(parsed, CLASSIC)
+    if as_json:
+        from spidercli.replay import state_json
+
+        _dump(state_json(game))
+        return
+    from spidercli.render import Style, deal_text
+
+    sys.stdout.write(deal_text(parsed, game, Style(unicode=unicode, color=_color(color))))
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", is_eager=True)
+    ] = False,
+) -> None:
+    """Replay, verify and score games of Spider Solitaire and Spiderette."""
+    if version:
+        from spidercli import __version__
+
+        print(f"spidercli {__version__}")
+        raise typer.Exit(0)
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
+        raise typer.Exit(0)
+
+
+def main() -> None:
+    """Console entry point: never a traceback, whatever the input."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        print("spidercli: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
+    except BrokenPipeError:
+        # The reader went away (`spidercli ... | head`): exit quietly.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        except OSError:
+            pass
+        raise SystemExit(1) from None
+    except Exception as err:  # a bug, not the input's fault: say so, without a traceback
+        print(
+            f"spidercli: internal error: {type(err).__name__}: {err}. "
+            "Please report it with the log that caused it.",
+            file=sys.stderr,
+        )
+        raise SystemExit(2) from None

@@ -1,0 +1,126 @@
+"""Game codes (``SP2-S1C-AAAAABD``) and deal algorithm S1, as in ``shared/game-codes.md``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spidercli.cards import make_card
+from spidercli.rules import GAMES, SPIDER, SPIDERETTE, GameKind
+
+_CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
+_MASK = (1 << 64) - 1
+
+
+class CodeError(ValueError):
+    """A game code that does not follow the grammar."""
+
+
+@dataclass(frozen=True)
+class GameCode:
+    game: GameKind
+    suits: int
+    permissive: bool
+    seed: int
+
+    @property
+    def canonical(self) -> str:
+        if self.game is SPIDER:
+            rule = "P" if self.permissive else "C"
+        else:
+            rule = "P" if self.permissive else ""
+        return f"{self.game.prefix}{self.suits}-S1{rule}-{seed_letters(self.seed)}"
+
+    def __str__(self) -> str:
+        return self.canonical
+
+
+def seed_letters(seed: int) -> str:
+    letters = []
+    for _ in range(7):
+        seed, digit = divmod(seed, 26)
+        letters.append(chr(65 + digit))
+    return "".join(reversed(letters))
+
+
+def parse_code(text: str) -> GameCode:
+    """Parse a game code (case-insensitive, blanks around it ignored)."""
+    if not isinstance(text, str):
+        raise CodeError(f"a game code must be text, not {type(text).__name__}")
+    m = _CODE_RE.fullmatch(text.strip().upper())
+    if m is None:
+        raise CodeError(
+            f"{text.strip()!r} is not a game code: expected SP or SD, the suit count 1, 2 or 4, "
+            "'-S1', the move rule C or P (optional for SD), '-' and 7 letters A-Z, "
+            "as in SP2-S1C-AAAAABD or SD1-S1-AAAAABD"
+        )
+    prefix, suits, rule, letters = m.groups()
+    game = SPIDER if prefix == "SP" else SPIDERETTE
+    seed = 0
+    for ch in letters:
+        seed = seed * 26 + (ord(ch) - 65)
+    n_suits = int(suits)
+    permissive = rule == "P" and n_suits > 1  # with one suit both move rules are the same game
+    return GameCode(game, n_suits, permissive, seed)
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """One SplitMix64 step: ``(new_state, output)``."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def ordered_deck(game: GameKind, suits: int) -> list[int]:
+    """Step 1: for each suit (S H D C, the first ``suits``), for each copy, A..K."""
+    copies = game.cards // (13 * suits)
+    return [make_card(r, s) for s in range(suits) for _ in range(copies) for r in range(1, 14)]
+
+
+def shuffled_deck(code: GameCode) -> list[int]:
+    """Steps 1-3: the ordered deck, Fisher-Yates shuffled from the end by SplitMix64."""
+    deck = ordered_deck(code.game, code.suits)
+    state = code.seed
+    for i in range(len(deck) - 1, 0, -1):
+        state, x = splitmix64(state)
+        j = (x * (i + 1)) >> 64
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A starting position: columns bottom to top (the last card face-up), and the stock."""
+
+    game: GameKind
+    columns: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]  # in dealing order
+
+
+def deal_layout(code: GameCode) -> Layout:
+    """Steps 4-5: deal the shuffled deck row by row into the columns; the rest is the stock."""
+    deck = shuffled_deck(code)
+    sizes = code.game.column_sizes
+    columns: list[list[int]] = [[] for _ in sizes]
+    pos = 0
+    for row in range(max(sizes)):
+        for c, size in enumerate(sizes):
+            if row < size:
+                columns[c].append(deck[pos])
+                pos += 1
+    return Layout(code.game, tuple(tuple(c) for c in columns), tuple(deck[pos:]))
+
+
+__all__ = [
+    "GAMES",
+    "CodeError",
+    "GameCode",
+    "Layout",
+    "deal_layout",
+    "ordered_deck",
+    "parse_code",
+    "shuffled_deck",
+    "splitmix64",
+]

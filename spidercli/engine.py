@@ -1,0 +1,772 @@
+"""The rules engine: a game position, each action's legality, its effects, and undo.
+
+It knows nothing of YAML, files or the command line. ``Game.play(action)`` either applies the
+action and returns ``None``, or changes nothing and returns the ``Refusal`` naming the one rule
+that blocks it (the first, in the rule book's order, where several apply).
+
+Internally columns are 0-based lists of cards, bottom to top, and ``down[c]`` counts the
+face-down cards at the bottom of column ``c``. Cards are ints (see ``cards``): the rank is
+``card & 15``, and ``b == a - 1`` says that ``b`` goes on ``a`` in a one-suit run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from spidercli.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
+from spidercli.cards import RANK_NAMES, card_str, cards_str, make_card
+from spidercli.codes import GameCode, Layout, deal_layout
+from spidercli.rules import GameKind, Ruleset
+
+# Rule IDs, in the rule book's order of precedence.
+GAME_OVER: Final = "game-over"
+NO_SUCH_COLUMN: Final = "no-such-column"
+SAME_COLUMN: Final = "same-column"
+EMPTY_SOURCE: Final = "empty-source"
+FACE_DOWN_CARD: Final = "face-down-card"
+GROUP_NOT_DESCENDING: Final = "group-not-descending"
+GROUP_MIXED_SUITS: Final = "group-mixed-suits"
+BUILD_ONE_HIGHER: Final = "build-one-higher"
+NO_TARGET: Final = "no-target"
+STOCK_EMPTY: Final = "stock-empty"
+DEAL_EMPTY_COLUMN: Final = "deal-empty-column"
+FLIP_AUTOMATIC: Final = "flip-automatic"
+NOTHING_TO_FLIP: Final = "nothing-to-flip"
+NOTHING_TO_UNDO: Final = "nothing-to-undo"
+UNDO_AFTER_FLIP: Final = "undo-after-flip"
+UNDO_AFTER_DEAL: Final = "undo-after-deal"
+
+RULE_IDS: Final = (
+    GAME_OVER,
+    NO_SUCH_COLUMN,
+    SAME_COLUMN,
+    EMPTY_SOURCE,
+    FACE_DOWN_CARD,
+    GROUP_NOT_DESCENDING,
+    GROUP_MIXED_SUITS,
+    BUILD_ONE_HIGHER,
+    NO_TARGET,
+    STOCK_EMPTY,
+    DEAL_EMPTY_COLUMN,
+    FLIP_AUTOMATIC,
+    NOTHING_TO_FLIP,
+    NOTHING_TO_UNDO,
+    UNDO_AFTER_FLIP,
+    UNDO_AFTER_DEAL,
+)
+
+WON: Final = "won"
+RESIGNED: Final = "resigned"
+BLOCKED: Final = "blocked"
+OPEN: Final = "open"
+
+# The cards of a complete run, King to Ace, for each suit.
+_RUNS: Final = tuple([make_card(r, s) for r in range(13, 0, -1)] for s in range(4))
+
+# History record kinds.
+_MOVE: Final = 0
+_DEAL: Final = 1
+_FLIP: Final = 2
+
+# A removed run: (column, suit, whether the card under it flipped).
+RunRecord = tuple[int, int, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the rules refuse an action: the rule ID, a sentence naming the cards, and the cards."""
+
+    rule: str
+    message: str
+    cards: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}"
+
+
+class IllegalActionError(ValueError):
+    """Raised by ``Game.apply`` for an action the rules refuse."""
+
+    def __init__(self, action: Action, refusal: Refusal) -> None:
+        super().__init__(f"{action}: {refusal}")
+        self.action = action
+        self.refusal = refusal
+
+
+def _needs(card: int) -> str:
+    """What a card takes: 'an 8', 'a Queen', 'nothing'."""
+    rank = card & 15
+    if rank == 1:
+        return "nothing: nothing goes on an Ace"
+    name = RANK_NAMES[rank - 1]
+    article = "an" if name[0] in "8A" else "a"
+    return f"{article} {name}"
+
+
+class Game:
+    """A game in progress under one ruleset: the cards, the score, the counter and the history."""
+
+    __slots__ = (
+        "_auto_flip",
+        "_deal_offsets",
+        "_fd_empty",
+        "_floor",
+        "_ncols",
+        "_win_runs",
+        "cols",
+        "deals_done",
+        "down",
+        "game",
+        "history",
+        "moves",
+        "over",
+        "permissive",
+        "removed",
+        "rules",
+        "score",
+        "stock",
+        "suits",
+        "undoable",
+    )
+
+    def __init__(
+        self,
+        game: GameKind,
+        rules: Ruleset,
+        columns: Sequence[Sequence[int]],
+        stock: Sequence[int],
+        *,
+        suits: int,
+        permissive: bool = False,
+        down: Sequence[int] | None = None,
+    ) -> None:
+        """A position: ``columns`` bottom to top; ``down`` defaults to all but the last card."""
+        if len(columns) != game.columns:
+            raise ValueError(f"{game.title} has {game.columns} columns, not {len(columns)}")
+        self.game = game
+        self.rules = rules
+        self.suits = suits
+        self.permissive = permissive and suits > 1
+        self.cols: list[list[int]] = [list(c) for c in columns]
+        self.down: list[int] = (
+            [max(len(c) - 1, 0) for c in self.cols] if down is None else list(down)
+        )
+        self.stock: list[int] = list(stock)
+        self.deals_done = 0
+        offsets = [0]
+        for size in game.deal_sizes:
+            offsets.append(offsets[-1] + size)
+        self._deal_offsets = tuple(offsets)
+        self.removed: list[int] = []
+        self.score = rules.start_score
+        self.moves = 0
+        self.over: str | None = None
+        # Every applied action's record, for the exact inverse; ``undoable`` is how many of the
+        # latest the player may still undo (the ruleset's undo depth caps it).
+        self.history: list[tuple[Any, ...]] = []
+        self.undoable = 0
+        self._ncols = game.columns
+        self._floor = rules.floor_for(game)
+        self._auto_flip = rules.auto_flip
+        self._fd_empty = rules.face_down_column_is_empty
+        self._win_runs = game.runs_to_win
+
+    @classmethod
+    def from_layout(
+        cls, layout: Layout, rules: Ruleset, *, suits: int, permissive: bool = False
+    ) -> Game:
+        return cls(
+            layout.game,
+            rules,
+            layout.columns,
+            layout.stock,
+            suits=suits,
+            permissive=permissive,
+        )
+
+    @classmethod
+    def from_code(cls, code: GameCode, rules: Ruleset) -> Game:
+        """The starting position the code deals (deal algorithm S1)."""
+        return cls.from_layout(
+            deal_layout(code), rules, suits=code.suits, permissive=code.permissive
+        )
+
+    # ----------------------------------------------------------------- reading the position
+
+    @property
+    def deals_left(self) -> int:
+        return len(self.game.deal_sizes) - self.deals_done
+
+    @property
+    def stock_left(self) -> list[int]:
+        """The undealt cards, in the order they will be dealt."""
+        return self.stock[self._deal_offsets[self.deals_done] :]
+
+    @property
+    def runs(self) -> int:
+        return len(self.removed)
+
+    def face_up(self, column: int) -> list[int]:
+        """Column ``column``'s (0-based) face-up cards, bottom to top."""
+        return self.cols[column][self.down[column] :]
+
+    def face_down(self, column: int) -> list[int]:
+        return self.cols[column][: self.down[column]]
+
+    @property
+    def result(self) -> str:
+        """``won``, ``resigned``, ``blocked`` (no move, deal or flip is legal) or ``open``."""
+        if self.over is not None:
+            return self.over
+        return OPEN if self.has_legal_action() else BLOCKED
+
+    def all_cards(self) -> list[int]:
+        """Every card still in play or removed, for conservation checks."""
+        cards = [c for col in self.cols for c in col]
+        cards.extend(self.stock_left)
+        for suit in self.removed:
+            cards.extend(_RUNS[suit])
+        return cards
+
+    def key(self) -> tuple[object, ...]:
+        """Everything that defines the position and its future, as a hashable value."""
+        return (
+            tuple(tuple(c) for c in self.cols),
+            tuple(self.down),
+            self.deals_done,
+            tuple(self.removed),
+            self.score,
+            self.moves,
+            self.over,
+        )
+
+    # ---------------------------------------------------------------------- the public API
+
+    def play(self, action: Action) -> Refusal | None:
+        """Apply ``action`` and return None, or return why it is refused (nothing changes)."""
+        if isinstance(action, Undo):
+            refusal = self.check_undo()
+            if refusal is None:
+                self.undo()
+                self.undoable -= 1
+            return refusal
+        if isinstance(action, Finish):
+            if self.over is not None:
+                return self._game_over()
+            self.over = RESIGNED
+            return None
+        if isinstance(action, Move):
+            refusal = self._play_move(action)
+        elif isinstance(action, Deal):
+            refusal = self._play_deal()
+        elif isinstance(action, Tap):
+            refusal = self._play_tap(action)
+        elif isinstance(action, Flip):
+            refusal = self._play_flip(action)
+        else:
+            raise TypeError(f"not an action: {action!r}")
+        if refusal is None and self.undoable < self.rules.undo_depth:
+            self.undoable += 1
+        return refusal
+
+    def apply(self, action: Action) -> None:
+        """Like ``play``, but raise ``IllegalActionError`` for a refused action."""
+        refusal = self.play(action)
+        if refusal is not None:
+            raise IllegalActionError(action, refusal)
+
+    # --------------------------------------------------------------------- checks (refusals)
+
+    def _game_over(self) -> Refusal:
+        what = "won" if self.over == WON else "finished"
+        return Refusal(GAME_OVER, f"the game is already {what}; no action can follow")
+
+    def _no_column(self, number: int) -> Refusal:
+        return Refusal(
+            NO_SUCH_COLUMN, f"there is no column {number}: columns are 1 to {self._ncols}"
+        )
+
+    def _takes_anything(self, t: int) -> bool:
+        """An empty column (or, where the rules say so, one of only face-down cards)."""
+        col = self.cols[t]
+        return not col or (self._fd_empty and self.down[t] == len(col))
+
+    def movable_length(self, s: int) -> int:
+        """How many cards at the end of column ``s`` (0-based) can move together."""
+        col = self.cols[s]
+        up = len(col) - self.down[s]
+        if up == 0:
+            return 0
+        i = len(col) - 1
+        k = 1
+        if self.permissive:
+            while k < up and (col[i - 1] & 15) == (col[i] & 15) + 1:
+                i -= 1
+                k += 1
+        else:
+            while k < up and col[i - 1] == col[i] + 1:
+                i -= 1
+                k += 1
+        return k
+
+    def _empty_source(self, s: int) -> Refusal:
+        what = "is empty" if not self.cols[s] else "has no face-up card"
+        return Refusal(EMPTY_SOURCE, f"column {s + 1} {what}: nothing to move")
+
+    def _check_group(self, s: int, k: int) -> Refusal | None:
+        """The source checks: empty-source, face-down-card, descending, one suit."""
+        col = self.cols[s]
+        up = len(col) - self.down[s]
+        if up == 0:
+            return self._empty_source(s)
+        if k < 1 or k > up:
+            if k < 1:
+                msg = "a move takes at least 1 card"
+            else:
+                msg = (
+                    f"column {s + 1} has {up} face-up card{'s' * (up != 1)} "
+                    f"({cards_str(col[-up:])}); {k} asked for"
+                )
+            return Refusal(FACE_DOWN_CARD, msg, tuple(col[-up:]))
+        n = len(col)
+        for i in range(n - k, n - 1):
+            if (col[i + 1] & 15) != (col[i] & 15) - 1:
+                group = tuple(col[n - k :])
+                return Refusal(
+                    GROUP_NOT_DESCENDING,
+                    f"{cards_str(group)} does not descend by one: "
+                    f"{card_str(col[i + 1])} follows {card_str(col[i])}",
+                    group,
+                )
+        if not self.permissive:
+            suit = col[-1] >> 4
+            for i in range(n - k, n - 1):
+                if col[i] >> 4 != suit:
+                    group = tuple(col[n - k :])
+                    return Refusal(
+                        GROUP_MIXED_SUITS,
+                        f"{cards_str(group)} holds more than one suit: "
+                        "the classic move rule moves a group only when it is all one suit",
+                        group,
+                    )
+        return None
+
+    def _check_target(self, s: int, t: int, k: int) -> Refusal | None:
+        if self._takes_anything(t):
+            return None
+        first = self.cols[s][-k]
+        last = self.cols[t][-1]
+        if (last & 15) != (first & 15) + 1:
+            if (first & 15) == 13:
+                msg = (
+                    f"{card_str(first)} cannot go on {card_str(last)}: "
+                    "a King goes only to an empty column"
+                )
+            else:
+                msg = f"{card_str(first)} cannot go on {card_str(last)}: it needs {_needs(last)}"
+            return Refusal(BUILD_ONE_HIGHER, msg, (first, last))
+        return None
+
+    def _infer_count(self, s: int, t: int) -> int | Refusal:
+        """``S>T``: the contract's inference of K."""
+        if self._takes_anything(t):
+            return self.movable_length(s)
+        col = self.cols[s]
+        up = len(col) - self.down[s]
+        last = self.cols[t][-1]
+        need = (last & 15) - 1
+        i = len(col) - 1
+        k = 1
+        while True:
+            if (col[i] & 15) == need:
+                return k
+            if k == up or (col[i - 1] & 15) != (col[i] & 15) + 1:
+                break
+            i -= 1
+            k += 1
+        run = tuple(col[i:])
+        if need == 0:
+            why = "nothing goes on an Ace"
+        else:
+            why = f"it needs {_needs(last)}, and the descending run {cards_str(run)} has none"
+        return Refusal(
+            BUILD_ONE_HIGHER,
+            f"nothing from column {s + 1} can go on {card_str(last)}: {why}",
+            (*run, last),
+        )
+
+    def check_move(self, source: int, target: int, count: int | None) -> Refusal | int:
+        """Check ``S>T[:K]`` (1-based columns); return the refusal, or the card count K."""
+        if self.over is not None:
+            return self._game_over()
+        n = self._ncols
+        if not 1 <= source <= n:
+            return self._no_column(source)
+        if not 1 <= target <= n:
+            return self._no_column(target)
+        if source == target:
+            return Refusal(SAME_COLUMN, f"column {source} is both the source and the target")
+        s = source - 1
+        t = target - 1
+        if count is None:
+            if self.down[s] == len(self.cols[s]):
+                return self._empty_source(s)
+            inferred = self._infer_count(s, t)
+            if isinstance(inferred, Refusal):
+                return inferred
+            count = inferred
+        return self._check_group(s, count) or self._check_target(s, t, count) or count
+
+    def _play_move(self, action: Move) -> Refusal | None:
+        checked = self.check_move(action.source, action.target, action.count)
+        if isinstance(checked, Refusal):
+            return checked
+        self.move(action.source - 1, action.target - 1, checked)
+        return None
+
+    def tap_target(self, s: int, k: int) -> int | None:
+        """The best column (0-based) for the last ``k`` cards of column ``s``, if any."""
+        cols = self.cols
+        down = self.down
+        first = cols[s][-k]
+        rank_up = (first & 15) + 1
+        any_suit = None
+        for t in range(self._ncols):
+            if t == s:
+                continue
+            col = cols[t]
+            if col and down[t] < len(col):
+                last = col[-1]
+                if last == first + 1:
+                    return t
+                if any_suit is None and (last & 15) == rank_up:
+                    any_suit = t
+        if any_suit is not None:
+            return any_suit
+        for t in range(self._ncols):
+            if t != s and self._takes_anything(t):
+                return t
+        return None
+
+    def _play_tap(self, action: Tap) -> Refusal | None:
+        if self.over is not None:
+            return self._game_over()
+        if not 1 <= action.source <= self._ncols:
+            return self._no_column(action.source)
+        s = action.source - 1
+        k = action.count
+        if k is None:
+            k = self.movable_length(s)
+            if k == 0:
+                k = 1  # let the source check name the reason
+        refusal = self._check_group(s, k)
+        if refusal is not None:
+            return refusal
+        t = self.tap_target(s, k)
+        if t is None:
+            group = tuple(self.cols[s][-k:])
+            return Refusal(
+                NO_TARGET,
+                f"no column can take {cards_str(group)}: none ends one rank higher "
+                f"than {card_str(group[0])}, and none is empty",
+                group,
+            )
+        self.move(s, t, k)
+        return None
+
+    def check_deal(self) -> Refusal | None:
+        if self.over is not None:
+            return self._game_over()
+        if self.deals_done >= len(self.game.deal_sizes):
+            return Refusal(STOCK_EMPTY, "the stock is empty: no deals left")
+        if not self.rules.deal_with_empty_column:
+            for c, col in enumerate(self.cols):
+                if not col:
+                    return Refusal(
+                        DEAL_EMPTY_COLUMN,
+                        f"column {c + 1} is empty: fill every column before dealing",
+                    )
+        return None
+
+    def _play_deal(self) -> Refusal | None:
+        refusal = self.check_deal()
+        if refusal is not None:
+            return refusal
+        self.deal()
+        return None
+
+    def check_flip(self, column: int) -> Refusal | None:
+        if self.over is not None:
+            return self._game_over()
+        if not 1 <= column <= self._ncols:
+            return self._no_column(column)
+        if self._auto_flip:
+            return Refusal(
+                FLIP_AUTOMATIC,
+                f"under {self.rules.name} rules a face-down card turns up by itself; "
+                "there is no flip action",
+            )
+        c = column - 1
+        col = self.cols[c]
+        if not col:
+            return Refusal(NOTHING_TO_FLIP, f"column {column} is empty: nothing to flip")
+        if self.down[c] < len(col):
+            return Refusal(
+                NOTHING_TO_FLIP,
+                f"column {column} already ends face-up ({card_str(col[-1])})",
+                (col[-1],),
+            )
+        return None
+
+    def _play_flip(self, action: Flip) -> Refusal | None:
+        refusal = self.check_flip(action.column)
+        if refusal is not None:
+            return refusal
+        self.flip(action.column - 1)
+        return None
+
+    def check_undo(self) -> Refusal | None:
+        if self.over is not None:
+            return self._game_over()
+        if not self.undoable:
+            if not self.history:
+                msg = "nothing to undo: no action has been played"
+            else:
+                depth = self.rules.undo_depth
+                msg = (
+                    f"nothing left to undo: {self.rules.name} rules undo at most the last "
+                    f"{depth} action{'s' * (depth != 1)}"
+                )
+            return Refusal(NOTHING_TO_UNDO, msg)
+        kind = self.history[-1][0]
+        if kind == _FLIP and not self.rules.undo_after_flip:
+            return Refusal(
+                UNDO_AFTER_FLIP, f"{self.rules.name} rules allow no undo right after a flip"
+            )
+        if kind == _DEAL and not self.rules.undo_after_deal:
+            return Refusal(
+                UNDO_AFTER_DEAL, f"{self.rules.name} rules allow no undo right after a deal"
+            )
+        return None
+
+    # ------------------------------------------------------------- effects (no checks made)
+
+    def _add(self, delta: int) -> None:
+        score = self.score + delta
+        floor = self._floor
+        if floor is not None and score < floor:
+            score = floor
+        self.score = score
+
+    def _flip_exposed(self, c: int) -> bool:
+        """Automatic flip of column ``c``'s last card, where the rules flip by themselves."""
+        d = self.down[c]
+        if self._auto_flip and d and d == len(self.cols[c]):
+            self.down[c] = d - 1
+            if self.rules.flip_score:
+                self._add(self.rules.flip_score)
+            return True
+        return False
+
+    def _take_run(self, c: int) -> RunRecord | None:
+        """Remove a complete one-suit run K..A from the end of column ``c``, if there is one."""
+        col = self.cols[c]
+        if len(col) - self.down[c] >= 13:
+            last = col[-1]
+            if last & 15 == 1 and col[-13:] == _RUNS[last >> 4]:
+                del col[-13:]
+                suit = last >> 4
+                self.removed.append(suit)
+                self._add(self.rules.run_score)
+                flipped = self._flip_exposed(c)
+                if len(self.removed) == self._win_runs:
+                    self.over = WON
+                    if self.rules.win_score:
+                        self._add(self.rules.win_score)
+                return (c, suit, flipped)
+        return None
+
+    def move(self, s: int, t: int, k: int) -> None:
+        """Move the last ``k`` cards of column ``s`` onto column ``t`` (0-based; unchecked)."""
+        rules = self.rules
+        prev_score = self.score
+        prev_moves = self.moves
+        src = self.cols[s]
+        dst = self.cols[t]
+        group = src[-k:]
+        del src[-k:]
+        same_suit = bool(dst) and self.down[t] < len(dst) and dst[-1] == group[0] + 1
+        dst.extend(group)
+        self.moves = prev_moves + 1
+        if rules.move_score:
+            self._add(rules.move_score)
+        if same_suit and rules.same_suit_score:
+            self._add(rules.same_suit_score * k)
+        flipped = self._flip_exposed(s)
+        run = self._take_run(t)
+        self.history.append((_MOVE, prev_score, prev_moves, s, t, k, flipped, run))
+
+    def deal(self) -> None:
+        """Deal the next row from the stock (unchecked)."""
+        prev_score = self.score
+        prev_moves = self.moves
+        start = self._deal_offsets[self.deals_done]
+        end = self._deal_offsets[self.deals_done + 1]
+        cols = self.cols
+        dealt = self.stock[start:end]
+        for i, card in enumerate(dealt):
+            cols[i].append(card)
+        self.deals_done += 1
+        self.moves = prev_moves + 1
+        if self.rules.deal_score:
+            self._add(self.rules.deal_score)
+        runs = []
+        for i in range(len(dealt)):
+            run = self._take_run(i)
+            if run is not None:
+                runs.append(run)
+        self.history.append((_DEAL, prev_score, prev_moves, len(dealt), runs))
+
+    def flip(self, c: int) -> None:
+        """Turn column ``c``'s face-down last card face-up (the manual flip; unchecked)."""
+        prev_score = self.score
+        self.down[c] -= 1
+        if self.rules.flip_score:
+            self._add(self.rules.flip_score)
+        self.history.append((_FLIP, prev_score, self.moves, c))
+
+    def _restore_run(self, run: RunRecord) -> None:
+        c, suit, flipped = run
+        if flipped:
+            self.down[c] += 1
+        self.cols[c].extend(_RUNS[suit])
+        self.removed.pop()
+
+    def undo(self) -> None:
+        """Reverse the last action whole (unchecked)."""
+        record = self.history.pop()
+        kind = record[0]
+        if kind == _MOVE:
+            _, _, _, s, t, k, flipped, run = record
+            if run is not None:
+                self._restore_run(run)
+            dst = self.cols[t]
+            group = dst[-k:]
+            del dst[-k:]
+            if flipped:
+                self.down[s] += 1
+            self.cols[s].extend(group)
+        elif kind == _DEAL:
+            n = record[3]
+            for run in reversed(record[4]):
+                self._restore_run(run)
+            for i in range(n):
+                self.cols[i].pop()
+            self.deals_done -= 1
+        else:
+            self.down[record[3]] += 1
+        self.score = record[1]
+        self.moves = record[2]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_moves(self) -> list[tuple[int, int, int]]:
+        """Every legal move as ``(source, target, count)``, 0-based columns."""
+        out: list[tuple[int, int, int]] = []
+        if self.over is not None:
+            return out
+        cols = self.cols
+        ncols = self._ncols
+        takes_anything = [self._takes_anything(t) for t in range(ncols)]
+        for s in range(ncols):
+            m = self.movable_length(s)
+            col = cols[s]
+            for k in range(1, m + 1):
+                need = (col[-k] & 15) + 1
+                for t in range(ncols):
+                    if t != s and (takes_anything[t] or (cols[t][-1] & 15) == need):
+                        out.append((s, t, k))
+        return out
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal move (with its count), deal and flip; undo and finish left out."""
+        actions: list[Action] = [Move(s + 1, t + 1, k) for s, t, k in self.legal_moves()]
+        if self.over is None and self.check_deal() is None:
+            actions.append(Deal())
+        if self.over is None and not self._auto_flip:
+            actions.extend(
+                Flip(c + 1)
+                for c, col in enumerate(self.cols)
+                if col and self.down[c] == len(col)
+            )
+        return actions
+
+    def has_legal_action(self) -> bool:
+        """Is any move, deal or flip legal? (Undo and finish aside.)"""
+        if self.over is not None:
+            return False
+        if self.check_deal() is None:
+            return True
+        cols = self.cols
+        ncols = self._ncols
+        if not self._auto_flip and any(
+            col and self.down[c] == len(col) for c, col in enumerate(cols)
+        ):
+            return True
+        empties = sum(1 for t in range(ncols) if self._takes_anything(t))
+        for s in range(ncols):
+            m = self.movable_length(s)
+            if m == 0:
+                continue
+            if empties - self._takes_anything(s) > 0:
+                return True
+            col = cols[s]
+            for k in range(1, m + 1):
+                need = (col[-k] & 15) + 1
+                for t in range(ncols):
+                    if t != s and cols[t] and (cols[t][-1] & 15) == need:
+                        return True
+        return False
+
+
+def perft(game: Game, depth: int) -> int:
+    """Count the sequences of legal actions (moves, deals, flips) of length ``depth``."""
+    if depth == 0:
+        return 1
+    total = 0
+    moves = game.legal_moves()
+    if depth == 1:
+        total = len(moves)
+    else:
+        for s, t, k in moves:
+            game.move(s, t, k)
+            total += perft(game, depth - 1)
+            game.undo()
+    if game.over is None and game.check_deal() is None:
+        if depth == 1:
+            total += 1
+        else:
+            game.deal()
+            total += perft(game, depth - 1)
+            game.undo()
+    if game.over is None and not game.rules.auto_flip:
+        for c, col in enumerate(game.cols):
+            if col and game.down[c] == len(col):
+                if depth == 1:
+                    total += 1
+                else:
+                    game.flip(c)
+                    total += perft(game, depth - 1)
+                    game.undo()
+    return total
+
+
+def replay_actions(game: Game, actions: Iterable[Action]) -> Refusal | None:
+    """Play actions until one is refused; return that refusal (or None)."""
+    for action in actions:
+        refusal = game.play(action)
+        if refusal is not None:
+            return refusal
+    return None

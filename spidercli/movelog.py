@@ -1,0 +1,302 @@
+"""Move logs: YAML text to a typed ``MoveLog`` whose every entry keeps its line number.
+
+The YAML is composed into nodes (libyaml's C parser when present) and checked by hand, so each
+error names the line and says what was expected. Unknown or duplicate keys, aliases, custom tags and
+wrong types are refused with ``LogError``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from spidercli.actions import Action, ActionSyntaxError, parse_action
+from spidercli.codes import CodeError, GameCode, parse_code
+from spidercli.rules import RULESETS
+
+try:  # the C parser is several times faster; fall back to the pure-Python one
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+RESULTS = ("won", "open", "blocked", "resigned")
+TOP_KEYS = ("game", "rules", "player", "expect", "moves")
+EXPECT_KEYS = ("result", "moves", "score", "runs")
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_NULL = "tag:yaml.org,2002:null"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_STANDARD = {
+    _STR,
+    _INT,
+    _NULL,
+    _MAP,
+    _SEQ,
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:timestamp",
+    "tag:yaml.org,2002:binary",
+}
+_KIND = {
+    _INT: "an integer",
+    _NULL: "nothing (null)",
+    _MAP: "a mapping",
+    _SEQ: "a list",
+    "tag:yaml.org,2002:bool": "a boolean",
+    "tag:yaml.org,2002:float": "a number",
+    "tag:yaml.org,2002:timestamp": "a date",
+    "tag:yaml.org,2002:binary": "binary data",
+    _STR: "text",
+}
+
+
+class LogError(ValueError):
+    """A log that cannot be used: ``line`` is 1-based, or None when no line applies."""
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+
+    def __str__(self) -> str:
+        where = self.path or "<log>"
+        if self.line is not None:
+            where += f", line {self.line}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of ``moves``: its 1-based index, its line, its text and the parsed action."""
+
+    index: int
+    line: int
+    text: str
+    action: Action
+
+
+@dataclass(frozen=True)
+class Expect:
+    result: str | None = None
+    moves: int | None = None
+    score: int | None = None
+    runs: int | None = None
+    line: int | None = None
+
+    def items(self) -> list[tuple[str, object]]:
+        return [(k, getattr(self, k)) for k in EXPECT_KEYS if getattr(self, k) is not None]
+
+
+@dataclass(frozen=True)
+class MoveLog:
+    path: str
+    code: GameCode
+    game_line: int
+    rules: str | None
+    rules_line: int | None
+    player: str | None
+    expect: Expect | None
+    entries: tuple[Entry, ...]
+
+
+def _line(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _kind(node: yaml.Node) -> str:
+    return _KIND.get(node.tag, f"a value tagged {node.tag}")
+
+
+class _Checker:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.seen: set[int] = set()
+
+    def fail(self, message: str, node: yaml.Node | None = None) -> LogError:
+        return LogError(message, path=self.path, line=None if node is None else _line(node))
+
+    def visit(self, node: yaml.Node) -> None:
+        """Refuse aliases (a node met twice) and custom tags, anywhere in the document."""
+        if id(node) in self.seen:
+            raise self.fail("YAML aliases (*name) are not allowed in a move log", node)
+        self.seen.add(id(node))
+        if node.tag not in _STANDARD:
+            raise self.fail(f"custom YAML tags ({node.tag}) are not allowed in a move log", node)
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                self.visit(key)
+                self.visit(value)
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                self.visit(item)
+
+    def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(f"{what} must be a mapping, not {_kind(node)}", node)
+        out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        for key, value in node.value:
+            if key.tag == "tag:yaml.org,2002:merge":
+                raise self.fail("YAML merge keys (<<) are not allowed in a move log", key)
+            if not isinstance(key, yaml.ScalarNode) or key.tag != _STR:
+                raise self.fail(f"{what}: keys must be plain words, not {_kind(key)}", key)
+            name = key.value
+            if name in out:
+                first = _line(out[name][0])
+                raise self.fail(f"{what}: duplicate key {name!r} (first given on line {first})", key)
+            if name not in allowed:
+                raise self.fail(
+                    f"{what}: unknown key {name!r}; expected {', '.join(allowed)}", key
+                )
+            out[name] = (key, value)
+        return out
+
+    def text(self, node: yaml.Node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != _STR:
+            raise self.fail(f"{what} must be text, not {_kind(node)}", node)
+        return str(node.value)
+
+    def integer(self, node: yaml.Node, what: str) -> int:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != _INT:
+            raise self.fail(f"{what} must be a whole number, not {_kind(node)}", node)
+        if len(node.value) > 40:
+            raise self.fail(f"{what}: {node.value[:40]!r}... is out of range", node)
+        try:
+            value = int(_CONSTRUCTOR.construct_yaml_int(node))
+        except (yaml.YAMLError, ValueError) as err:
+            raise self.fail(f"{what}: {node.value!r} is not a usable number", node) from err
+        if abs(value) > 10**15:
+            raise self.fail(f"{what}: {node.value!r} is out of range", node)
+        return value
+
+
+def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
+    """Parse a move log's text; ``LogError`` names the line and what was expected."""
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line = None if mark is None else int(mark.line) + 1
+        problem = err.problem or err.context or "malformed YAML"
+        raise LogError(f"not valid YAML: {problem}", path=path, line=line) from err
+    except yaml.YAMLError as err:
+        raise LogError(f"not valid YAML: {err}", path=path) from err
+    except RecursionError as err:
+        raise LogError("not a move log: the YAML is nested too deeply", path=path) from err
+    if root is None:
+        raise LogError(
+            "the file is empty: expected a mapping with at least 'game' and 'moves'", path=path
+        )
+    c = _Checker(path)
+    try:
+        c.visit(root)
+    except RecursionError as err:
+        raise LogError("not a move log: the YAML is nested too deeply", path=path) from err
+    top = c.mapping(root, "the log", TOP_KEYS)
+    for required in ("game", "moves"):
+        if required not in top:
+            raise c.fail(
+                f"the log has no {required!r} key: expected 'game' (a game code) and "
+                "'moves' (a list of actions)",
+                root,
+            )
+
+    game_node = top["game"][1]
+    try:
+        code = parse_code(c.text(game_node, "game"))
+    except CodeError as err:
+        raise c.fail(f"game: {err}", game_node) from err
+
+    rules = rules_line = None
+    if "rules" in top:
+        node = top["rules"][1]
+        rules = c.text(node, "rules").strip().lower()
+        rules_line = _line(node)
+        if rules not in RULESETS:
+            raise c.fail(
+                f"rules: unknown ruleset {rules!r}; expected one of {', '.join(RULESETS)}", node
+            )
+
+    player = None
+    if "player" in top:
+        node = top["player"][1]
+        if not isinstance(node, yaml.ScalarNode) or node.tag == _NULL:
+            raise c.fail(f"player must be text, not {_kind(node)}", node)
+        player = str(node.value)
+
+    expect = None
+    if "expect" in top:
+        expect = _expect(c, top["expect"][1])
+
+    moves_node = top["moves"][1]
+    if not isinstance(moves_node, yaml.SequenceNode):
+        raise c.fail(
+            f"moves must be a list of actions (use [] for none), not {_kind(moves_node)}",
+            moves_node,
+        )
+    entries = []
+    for i, node in enumerate(moves_node.value, start=1):
+        if not isinstance(node, yaml.ScalarNode) or node.tag != _STR:
+            raise c.fail(
+                f"moves, entry {i}: expected an action such as '3>7' or 'deal', "
+                f"not {_kind(node)}",
+                node,
+            )
+        try:
+            action = parse_action(node.value)
+        except ActionSyntaxError as err:
+            raise c.fail(f"moves, entry {i}: {err}", node) from err
+        entries.append(Entry(i, _line(node), node.value, action))
+    return MoveLog(
+        path, code, _line(game_node), rules, rules_line, player, expect, tuple(entries)
+    )
+
+
+def _expect(c: _Checker, node: yaml.Node) -> Expect:
+    fields = c.mapping(node, "expect", EXPECT_KEYS)
+    values: dict[str, Any] = {}
+    for name, (_, value) in fields.items():
+        if name == "result":
+            result = c.text(value, "expect.result").strip().lower()
+            if result not in RESULTS:
+                raise c.fail(
+                    f"expect.result: {result!r} is not a result; expected one of "
+                    f"{', '.join(RESULTS)}",
+                    value,
+                )
+            values[name] = result
+        else:
+            values[name] = c.integer(value, f"expect.{name}")
+    return Expect(**values, line=_line(node))
+
+
+def load_log(path: str | Path) -> MoveLog:
+    """Read and parse a log file; every failure is a ``LogError`` naming the file."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError as err:
+        raise LogError("is a directory, not a move log file", path=name) from err
+    except FileNotFoundError as err:
+        raise LogError("no such file", path=name) from err
+    except PermissionError as err:
+        raise LogError("cannot be read: permission denied", path=name) from err
+    except OSError as err:
+        raise LogError(f"cannot be read: {err.strerror or err}", path=name) from err
+    if b"\0" in data:
+        raise LogError("is a binary file, not a YAML move log", path=name)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise LogError(
+            "is not UTF-8 text: a move log must be UTF-8 YAML", path=name, line=line
+        ) from err
+    return parse_log(text, name)

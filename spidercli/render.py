@@ -1,0 +1,202 @@
+"""Text output: ASCII (or Unicode) boards and the human replay report.
+
+Plain ASCII by default: face-down cards are ``##``, columns are numbered, and the line above the
+board gives the stock, deals left, runs removed, moves and score. Colour (red hearts and diamonds,
+a coloured verdict) only when the caller says the output is a terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spidercli.cards import RANKS, SUIT_SYMBOLS, SUITS, card_str, cards_str
+from spidercli.codes import GameCode
+from spidercli.engine import Game, Refusal
+from spidercli.movelog import Entry
+from spidercli.replay import Report
+
+_RED = "\x1b[31m"
+_GREEN = "\x1b[32m"
+_BOLD_RED = "\x1b[1;31m"
+_RESET = "\x1b[0m"
+
+
+@dataclass(frozen=True)
+class Style:
+    unicode: bool = False
+    color: bool = False
+
+    def card(self, card: int) -> str:
+        suit = card >> 4
+        text = RANKS[(card & 15) - 1] + (SUIT_SYMBOLS[suit] if self.unicode else SUITS[suit])
+        if self.color and suit in (1, 2):
+            return f"{_RED}{text}{_RESET}"
+        return text
+
+    @property
+    def hidden(self) -> str:
+        return "░░" if self.unicode else "##"
+
+    def paint(self, text: str, code: str) -> str:
+        return f"{code}{text}{_RESET}" if self.color else text
+
+
+def status_line(game: Game) -> str:
+    left = game.deals_left
+    stock = len(game.stock_left)
+    removed = " ".join(SUITS[s] for s in game.removed)
+    runs = f"Runs {game.runs}/{game.game.runs_to_win}" + (f" ({removed})" if removed else "")
+    return (
+        f"Stock {stock} card{'s' * (stock != 1)}, {left} deal{'s' * (left != 1)} left"
+        f"   {runs}   Moves {game.moves}   Score {game.score}"
+    )
+
+
+def board(game: Game, style: Style = Style()) -> str:
+    """The position as text: a status line, column numbers, then the columns top to bottom."""
+    ncols = game.game.columns
+    lines = [status_line(game), ""]
+    lines.append("".join(f"{c + 1:>4}" for c in range(ncols)))
+    height = max((len(col) for col in game.cols), default=0)
+    for row in range(max(height, 1)):
+        cells = []
+        for c in range(ncols):
+            col = game.cols[c]
+            if row < len(col):
+                text = style.hidden if row < game.down[c] else style.card(col[row])
+            elif row == 0:
+                text = "--"
+            else:
+                text = "  "
+            cells.append("  " + text)
+        lines.append("".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def describe_code(code: GameCode) -> str:
+    suits = f"{code.suits} suit{'s' * (code.suits != 1)}"
+    if code.suits == 1:
+        rule = "one suit: both move rules alike"
+    elif code.permissive:
+        rule = "permissive move rule: any descending group moves"
+    else:
+        rule = "classic move rule: only one-suit groups move"
+    return f"{code.canonical} ({code.game.title}, {suits}, {rule})"
+
+
+def _entry_label(entry: Entry | None) -> str:
+    if entry is None:
+        return "Start"
+    return f"After entry {entry.index} `{entry.text}` (line {entry.line})"
+
+
+class Snapshots:
+    """An observer for ``replay`` that keeps the boards the reader asked to see.
+
+    ``which``: ``every``, ``none``, or a set of entry indices (0 = the start) and the word
+    ``final``. The board before each refused entry is always kept (unless ``none``).
+    """
+
+    def __init__(self, which: str | set[object], style: Style) -> None:
+        self.which = which
+        self.style = style
+        self.blocks: list[str] = []
+        self._last: tuple[Entry | None, Game] | None = None
+        self._last_shown = False
+
+    def _wanted(self, index: int) -> bool:
+        if self.which == "every":
+            return True
+        if self.which == "none":
+            return False
+        assert isinstance(self.which, set)
+        return index in self.which
+
+    def __call__(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
+        if refusal is not None and entry is not None:
+            self.blocks.append(_refusal_block(entry, refusal))
+            if self.which != "none":
+                self.blocks.append(
+                    f"Board before entry {entry.index}:\n{board(game, self.style)}"
+                )
+                self._last_shown = True
+            return
+        index = 0 if entry is None else entry.index
+        shown = self._wanted(index)
+        if shown:
+            self.blocks.append(f"{_entry_label(entry)}:\n{board(game, self.style)}")
+        self._last = (entry, game)
+        self._last_shown = shown
+
+    def finish(self, game: Game) -> None:
+        """Add the final board when asked for and not already shown."""
+        if self.which == "none" or self.which == "every":
+            return
+        assert isinstance(self.which, set)
+        if "final" in self.which and not self._last_shown:
+            entry = self._last[0] if self._last else None
+            label = "Final position" if entry is None else f"Final position, {_entry_label(entry)}"
+            self.blocks.append(f"{label}:\n{board(game, self.style)}")
+
+
+def _refusal_block(entry: Entry, refusal: Refusal) -> str:
+    cards = f"\n         cards: {cards_str(refusal.cards)}" if refusal.cards else ""
+    return (
+        f"ILLEGAL  entry {entry.index} `{entry.text}` (line {entry.line}) is refused: "
+        f"{refusal.rule}\n         {refusal.message}{cards}"
+    )
+
+
+def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) -> str:
+    """The human report: header, the boards asked for, then the verdict and the figures."""
+    log = report.log
+    g = report.game
+    out = [
+        f"Log      {log.path}",
+        f"Game     {describe_code(log.code)}",
+        f"Rules    {report.rules.name} ({report.rules.app})",
+    ]
+    if log.player is not None:
+        out.append(f"Player   {log.player}")
+    for block in snapshots.blocks:
+        out.extend(("", block))
+    out.append("")
+    total = len(log.entries)
+    if report.ok:
+        verdict = style.paint("VALID", _GREEN)
+        detail = f"all {total} action{'s' * (total != 1)} legal"
+        if report.mismatches is not None:
+            detail += "; expectations met"
+    else:
+        verdict = style.paint("INVALID", _BOLD_RED)
+        parts = []
+        if report.illegal:
+            first = report.illegal[0]
+            n = len(report.illegal)
+            if report.halted:
+                parts.append(
+                    f"entry {first.entry.index} (line {first.entry.line}) refused "
+                    f"({first.refusal.rule}); replay stopped there"
+                )
+            else:
+                parts.append(f"{n} entr{'ies' if n != 1 else 'y'} refused and skipped")
+        if report.mismatches:
+            parts.append("expectations not met")
+        detail = "; ".join(parts)
+    out.append(f"Verdict  {verdict}: {detail}")
+    out.append(
+        f"Result   {report.result}   moves {g.moves}   score {g.score}   "
+        f"runs {g.runs}/{g.game.runs_to_win}   deals left {g.deals_left}   "
+        f"actions applied {report.actions} of {total}"
+    )
+    if report.mismatches:
+        for m in report.mismatches:
+            out.append(f"Expect   {m.key}: expected {m.expected}, got {m.actual}")
+    return "\n".join(out) + "\n"
+
+
+def deal_text(code: GameCode, game: Game, style: Style = Style()) -> str:
+    return f"Game     {describe_code(code)}\n\n{board(game, style)}\n"
+
+
+__all__ = ["Snapshots", "Style", "board", "card_str", "deal_text", "report_text"]

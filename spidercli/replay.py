@@ -1,0 +1,178 @@
+"""Replay a move log through the engine and build the report scripts rely on.
+
+Like scalachess's ``Replay``, a replay that meets a refused action keeps what it has: the position
+reached, the refusal (rule, message, entry, line) and, for the text report, the board before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from spidercli.cards import SUITS, card_str
+from spidercli.engine import Game, Refusal
+from spidercli.movelog import Entry, MoveLog
+from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable
+
+STOP = "stop"
+SKIP = "skip"
+
+
+class RulesError(ValueError):
+    """The ruleset asked for cannot play this game (an input error: exit status 2)."""
+
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Illegal:
+    """A refused log entry."""
+
+    entry: Entry
+    refusal: Refusal
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.entry.index,
+            "line": self.entry.line,
+            "action": self.entry.text,
+            "rule": self.refusal.rule,
+            "message": self.refusal.message,
+        }
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    key: str
+    expected: object
+    actual: object
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "expected": self.expected, "actual": self.actual}
+
+
+@dataclass
+class Report:
+    """What a replay established. ``game`` is the position where the replay ended."""
+
+    log: MoveLog
+    rules: Ruleset
+    game: Game
+    result: str
+    actions: int  # entries applied
+    illegal: list[Illegal] = field(default_factory=list)
+    mismatches: list[Mismatch] | None = None  # None: the log had no expect block
+    halted: bool = False  # stopped at a refusal
+
+    @property
+    def ok(self) -> bool:
+        return not self.illegal and not self.mismatches
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's report object, keys in the contract's order."""
+        g = self.game
+        return {
+            "game": self.log.code.canonical,
+            "rules": self.rules.name,
+            "result": self.result,
+            "moves": g.moves,
+            "score": g.score,
+            "runs": g.runs,
+            "deals_left": g.deals_left,
+            "actions": self.actions,
+            "illegal": [i.to_json() for i in self.illegal],
+            "expect": None
+            if self.mismatches is None
+            else {"ok": not self.mismatches, "mismatches": [m.to_json() for m in self.mismatches]},
+            "state": state_json(g),
+        }
+
+
+def state_json(game: Game) -> dict[str, Any]:
+    """The contract's ``state`` object."""
+    return {
+        "columns": [
+            {
+                "down": [card_str(c) for c in game.face_down(i)],
+                "up": [card_str(c) for c in game.face_up(i)],
+            }
+            for i in range(game.game.columns)
+        ],
+        "stock": [card_str(c) for c in game.stock_left],
+        "removed": [SUITS[s] for s in game.removed],
+    }
+
+
+def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
+    """The ruleset: the command line's, else the log's, else classic; checked against the game."""
+    if override is not None:
+        name = override.strip().lower()
+        if name not in RULESETS:
+            raise RulesError(
+                f"--rules: unknown ruleset {override!r}; expected one of {', '.join(RULESETS)}",
+                None,
+            )
+        rules = RULESETS[name]
+        line = log.game_line
+    else:
+        rules = RULESETS[log.rules] if log.rules else CLASSIC
+        line = log.rules_line or log.game_line
+    try:
+        check_playable(rules, log.code.game, log.code.suits)
+    except ValueError as err:
+        raise RulesError(f"{err} (game {log.code.canonical})", line) from err
+    return rules
+
+
+# Called before each entry is played (game, entry) and after it (game, entry, refusal).
+Observer = Callable[[Game, Entry | None, Refusal | None], None]
+
+
+def replay(
+    log: MoveLog,
+    *,
+    rules: Ruleset | None = None,
+    on_illegal: str = STOP,
+    observe: Observer | None = None,
+) -> Report:
+    """Replay ``log``. ``observe(game, entry, refusal)`` sees the start (entry None), each applied
+    entry (refusal None) and, before the position changes, each refused one."""
+    if rules is None:
+        rules = choose_rules(log)
+    game = Game.from_code(log.code, rules)
+    if observe is not None:
+        observe(game, None, None)
+    illegal: list[Illegal] = []
+    applied = 0
+    halted = False
+    play = game.play
+    for entry in log.entries:
+        refusal = play(entry.action)
+        if refusal is None:
+            applied += 1
+            if observe is not None:
+                observe(game, entry, None)
+            continue
+        illegal.append(Illegal(entry, refusal))
+        if observe is not None:
+            observe(game, entry, refusal)
+        if on_illegal == STOP:
+            halted = True
+            break
+    report = Report(log, rules, game, game.result, applied, illegal, None, halted)
+    if log.expect is not None:
+        actual = {"result": report.result, "moves": game.moves, "score": game.score,
+                  "runs": game.runs}
+        report.mismatches = [
+            Mismatch(key, want, actual[key])
+            for key, want in log.expect.items()
+            if actual[key] != want
+        ]
+    return report

@@ -1,0 +1,159 @@
+"""The rules as data: the two games' geometry and each app's house rules.
+
+A newcomer changes a score value here and nowhere else. ``docs/rules.md`` explains each field and
+the decisions taken where the seeds are silent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What differs between Spider and Spiderette: the layout, the stock, the runs to win."""
+
+    name: str  # "spider" | "spiderette"
+    title: str  # "Spider"
+    prefix: str  # code prefix: "SP" | "SD"
+    cards: int
+    column_sizes: tuple[int, ...]
+    deal_sizes: tuple[int, ...]  # cards per deal, in order
+
+    @property
+    def columns(self) -> int:
+        return len(self.column_sizes)
+
+    @property
+    def runs_to_win(self) -> int:
+        return self.cards // 13
+
+
+SPIDER = GameKind(
+    name="spider",
+    title="Spider",
+    prefix="SP",
+    cards=104,
+    column_sizes=(6, 6, 6, 6, 5, 5, 5, 5, 5, 5),
+    deal_sizes=(10, 10, 10, 10, 10),
+)
+SPIDERETTE = GameKind(
+    name="spiderette",
+    title="Spiderette",
+    prefix="SD",
+    cards=52,
+    column_sizes=(1, 2, 3, 4, 5, 6, 7),
+    deal_sizes=(7, 7, 7, 3),
+)
+GAMES: dict[str, GameKind] = {g.name: g for g in (SPIDER, SPIDERETTE)}
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One app's house rules. Every number the engine scores with, and every policy it applies."""
+
+    name: str
+    app: str  # where these rules come from, for the report header
+    games: frozenset[str]  # GameKind names this ruleset plays
+    suits: frozenset[int]  # suit counts it plays
+    start_score: int
+    move_score: int  # each move of a card or group
+    deal_score: int  # each deal
+    run_score: int  # each completed run removed
+    flip_score: int  # each hidden card turned face-up
+    same_suit_score: int  # per card, when a group lands on a same-suit card one rank higher
+    win_score: int  # when every run is removed
+    floor_games: frozenset[str]  # games whose score is raised back to 0 whenever it drops below
+    auto_flip: bool  # a newly exposed face-down card turns up by itself
+    face_down_column_is_empty: bool  # a column of only face-down cards takes any card or group
+    deal_with_empty_column: bool  # dealing is allowed while a column is empty
+    undo_depth: int  # how many actions back undo reaches
+    undo_after_flip: bool  # undo allowed right after a flip
+    undo_after_deal: bool  # undo allowed right after a deal
+
+    def floor_for(self, game: GameKind) -> int | None:
+        return 0 if game.name in self.floor_games else None
+
+
+CLASSIC = Ruleset(
+    name="classic",
+    app="the Spider and Spiderette apps of seeds 000 and 001",
+    games=frozenset({"spider", "spiderette"}),
+    suits=frozenset({1, 2, 4}),
+    start_score=500,
+    move_score=-1,
+    deal_score=-1,
+    run_score=100,
+    flip_score=0,
+    same_suit_score=0,
+    win_score=0,
+    floor_games=frozenset({"spider"}),
+    auto_flip=True,
+    face_down_column_is_empty=False,
+    deal_with_empty_column=False,
+    undo_depth=100,
+    undo_after_flip=True,
+    undo_after_deal=True,
+)
+
+DUEL = Ruleset(
+    name="duel",
+    app="StarGames' two-player duel Spider (seed 002)",
+    games=frozenset({"spider"}),
+    suits=frozenset({1, 2}),
+    start_score=0,
+    move_score=-1,
+    deal_score=-1,
+    run_score=26,
+    flip_score=2,
+    same_suit_score=2,
+    win_score=100,
+    floor_games=frozenset(),
+    auto_flip=False,
+    face_down_column_is_empty=True,
+    deal_with_empty_column=True,
+    undo_depth=1,
+    undo_after_flip=False,
+    undo_after_deal=False,
+)
+
+PAVOUK = Ruleset(
+    name="pavouk",
+    app="Pasiáns Pavouk, a browser Spider (seed 003)",
+    games=frozenset({"spider"}),
+    suits=frozenset({1, 2, 4}),
+    start_score=0,
+    move_score=0,
+    deal_score=0,
+    run_score=100,
+    flip_score=5,
+    same_suit_score=0,
+    win_score=0,
+    floor_games=frozenset(),
+    auto_flip=True,
+    face_down_column_is_empty=False,
+    deal_with_empty_column=False,
+    undo_depth=400,
+    undo_after_flip=True,
+    undo_after_deal=True,
+)
+
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (CLASSIC, DUEL, PAVOUK)}
+
+
+def ruleset_named(name: str) -> Ruleset:
+    """The preset of this name (case-insensitive); ``ValueError`` naming the choices otherwise."""
+    rules = RULESETS.get(name.strip().lower())
+    if rules is None:
+        raise ValueError(f"unknown ruleset {name!r}: expected one of {', '.join(RULESETS)}")
+    return rules
+
+
+def check_playable(rules: Ruleset, game: GameKind, suits: int) -> None:
+    """Raise ``ValueError`` when ``rules`` does not play this game or suit count."""
+    if game.name not in rules.games:
+        plays = " and ".join(GAMES[g].title for g in sorted(rules.games, reverse=True))
+        raise ValueError(f"ruleset {rules.name!r} plays {plays} only, not {game.title}")
+    if suits not in rules.suits:
+        counts = " or ".join(str(s) for s in sorted(rules.suits))
+        raise ValueError(f"ruleset {rules.name!r} plays {counts} suits only, not {suits}")
