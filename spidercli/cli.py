@@ -196,10 +196,8 @@ def main() -> None:
         raise SystemExit(130) from None
     except BrokenPipeError:
         # The reader went away (`spidercli ... | head`): exit quietly.
-        try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-        except OSError:
-            pass
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         raise SystemExit(1) from None
     except Exception as err:  # a bug, not the input's fault: say so, without a traceback
         print(

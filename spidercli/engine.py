@@ -697,9 +697,7 @@ class Game:
             actions.append(Deal())
         if self.over is None and not self._auto_flip:
             actions.extend(
-                Flip(c + 1)
-                for c, col in enumerate(self.cols)
-                if col and self.down[c] == len(col)
+                Flip(c + 1) for c, col in enumerate(self.cols) if col and self.down[c] == len(col)
             )
         return actions
 

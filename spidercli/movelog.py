@@ -116,9 +116,17 @@ def _kind(node: yaml.Node) -> str:
 
 
 class _Checker:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, text: str | bytes) -> None:
         self.path = path
+        self.text_ = text
         self.seen: set[int] = set()
+
+    def alias_line(self) -> int | None:
+        """The first alias's line (the error path only: this parses the text again)."""
+        for event in yaml.parse(self.text_, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent):
+                return int(event.start_mark.line) + 1
+        return None
 
     def fail(self, message: str, node: yaml.Node | None = None) -> LogError:
         return LogError(message, path=self.path, line=None if node is None else _line(node))
@@ -126,7 +134,11 @@ class _Checker:
     def visit(self, node: yaml.Node) -> None:
         """Refuse aliases (a node met twice) and custom tags, anywhere in the document."""
         if id(node) in self.seen:
-            raise self.fail("YAML aliases (*name) are not allowed in a move log", node)
+            raise LogError(
+                "YAML aliases (*name) are not allowed in a move log",
+                path=self.path,
+                line=self.alias_line(),
+            )
         self.seen.add(id(node))
         if node.tag not in _STANDARD:
             raise self.fail(f"custom YAML tags ({node.tag}) are not allowed in a move log", node)
@@ -150,11 +162,11 @@ class _Checker:
             name = key.value
             if name in out:
                 first = _line(out[name][0])
-                raise self.fail(f"{what}: duplicate key {name!r} (first given on line {first})", key)
-            if name not in allowed:
                 raise self.fail(
-                    f"{what}: unknown key {name!r}; expected {', '.join(allowed)}", key
+                    f"{what}: duplicate key {name!r} (first given on line {first})", key
                 )
+            if name not in allowed:
+                raise self.fail(f"{what}: unknown key {name!r}; expected {', '.join(allowed)}", key)
             out[name] = (key, value)
         return out
 
@@ -194,7 +206,7 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
         raise LogError(
             "the file is empty: expected a mapping with at least 'game' and 'moves'", path=path
         )
-    c = _Checker(path)
+    c = _Checker(path, text)
     try:
         c.visit(root)
     except RecursionError as err:
@@ -245,8 +257,7 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     for i, node in enumerate(moves_node.value, start=1):
         if not isinstance(node, yaml.ScalarNode) or node.tag != _STR:
             raise c.fail(
-                f"moves, entry {i}: expected an action such as '3>7' or 'deal', "
-                f"not {_kind(node)}",
+                f"moves, entry {i}: expected an action such as '3>7' or 'deal', not {_kind(node)}",
                 node,
             )
         try:
@@ -254,9 +265,7 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
         except ActionSyntaxError as err:
             raise c.fail(f"moves, entry {i}: {err}", node) from err
         entries.append(Entry(i, _line(node), node.value, action))
-    return MoveLog(
-        path, code, _line(game_node), rules, rules_line, player, expect, tuple(entries)
-    )
+    return MoveLog(path, code, _line(game_node), rules, rules_line, player, expect, tuple(entries))
 
 
 def _expect(c: _Checker, node: yaml.Node) -> Expect:

@@ -116,9 +116,7 @@ class Snapshots:
         if refusal is not None and entry is not None:
             self.blocks.append(_refusal_block(entry, refusal))
             if self.which != "none":
-                self.blocks.append(
-                    f"Board before entry {entry.index}:\n{board(game, self.style)}"
-                )
+                self.blocks.append(f"Board before entry {entry.index}:\n{board(game, self.style)}")
                 self._last_shown = True
             return
         index = 0 if entry is None else entry.index

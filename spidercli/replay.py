@@ -168,8 +168,12 @@ def replay(
             break
     report = Report(log, rules, game, game.result, applied, illegal, None, halted)
     if log.expect is not None:
-        actual = {"result": report.result, "moves": game.moves, "score": game.score,
-                  "runs": game.runs}
+        actual = {
+            "result": report.result,
+            "moves": game.moves,
+            "score": game.score,
+            "runs": game.runs,
+        }
         report.mismatches = [
             Mismatch(key, want, actual[key])
             for key, want in log.expect.items()

@@ -97,8 +97,18 @@ def test_permissive_with_two_suits_changes_rule_not_deal() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    ["", "SP3-S1C-AAAAAAA", "SP1-S2C-AAAAAAA", "SP1-S1X-AAAAAAA", "SP1-S1C-AAAAAA",
-     "SP1-S1C-AAAAAAAA", "SX1-S1C-AAAAAAA", "SP1S1CAAAAAAA", "SP1-S1C-AAAAAA1", "SP1 S1C AAAAAAA"],
+    [
+        "",
+        "SP3-S1C-AAAAAAA",
+        "SP1-S2C-AAAAAAA",
+        "SP1-S1X-AAAAAAA",
+        "SP1-S1C-AAAAAA",
+        "SP1-S1C-AAAAAAAA",
+        "SX1-S1C-AAAAAAA",
+        "SP1S1CAAAAAAA",
+        "SP1-S1C-AAAAAA1",
+        "SP1 S1C AAAAAAA",
+    ],
 )
 def test_bad_codes(bad: str) -> None:
     with pytest.raises(CodeError, match="not a game code"):

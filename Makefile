@@ -1,0 +1,35 @@
+# Everything runs from a local virtual environment, created on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench snapshots clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/spidercli replay fixtures/spider-1suit-win.yaml --show 0,200,final
+
+test: $(STAMP)
+	COLUMNS=100 $(BIN)/python -m pytest
+	$(MAKE) --no-print-directory lint
+
+lint: $(STAMP)
+	$(BIN)/ruff check spidercli tests
+	$(BIN)/ruff format --check spidercli tests
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python -m tests.bench
+
+# Refresh the syrupy snapshots after an intended change of output; review the diff.
+snapshots: $(STAMP)
+	COLUMNS=100 $(BIN)/python -m pytest --snapshot-update
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
