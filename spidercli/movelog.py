@@ -124,7 +124,7 @@ class _Checker:
     def alias_line(self) -> int | None:
         """The first alias's line (the error path only: this parses the text again)."""
         for event in yaml.parse(self.text_, Loader=_Loader):
-            if isinstance(event, yaml.AliasEvent):
+            if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
                 return int(event.start_mark.line) + 1
         return None
 
@@ -140,6 +140,8 @@ class _Checker:
                 line=self.alias_line(),
             )
         self.seen.add(id(node))
+        if node.tag == "tag:yaml.org,2002:merge":
+            raise self.fail("YAML merge keys (<<) are not allowed in a move log", node)
         if node.tag not in _STANDARD:
             raise self.fail(f"custom YAML tags ({node.tag}) are not allowed in a move log", node)
         if isinstance(node, yaml.MappingNode):
@@ -155,8 +157,6 @@ class _Checker:
             raise self.fail(f"{what} must be a mapping, not {_kind(node)}", node)
         out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
         for key, value in node.value:
-            if key.tag == "tag:yaml.org,2002:merge":
-                raise self.fail("YAML merge keys (<<) are not allowed in a move log", key)
             if not isinstance(key, yaml.ScalarNode) or key.tag != _STR:
                 raise self.fail(f"{what}: keys must be plain words, not {_kind(key)}", key)
             name = key.value
