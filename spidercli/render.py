@@ -133,7 +133,9 @@ class Snapshots:
         assert isinstance(self.which, set)
         if "final" in self.which and not self._last_shown:
             entry = self._last[0] if self._last else None
-            label = "Final position" if entry is None else f"Final position, {_entry_label(entry)}"
+            label = "Final position"
+            if entry is not None:
+                label += ", a" + _entry_label(entry)[1:]
             self.blocks.append(f"{label}:\n{board(game, self.style)}")
 
 

@@ -1,0 +1,95 @@
+"""``make bench``: the engine's speed, a 117-action log's load-and-replay time, CLI start-up.
+
+Figures go in the README. Run on an idle machine; each figure is the best (or median) of repeats.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from spidercli.codes import deal_layout
+from spidercli.engine import Game, perft
+from spidercli.movelog import load_log, parse_log
+from spidercli.replay import choose_rules, replay
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = sorted((ROOT / "fixtures").glob("*.yaml"))
+
+
+def bench_engine(seconds: float = 3.0) -> float:
+    """Actions per second through ``Game.play`` (the public, checked path), fixture games."""
+    games = []
+    for path in FIXTURES:
+        log = load_log(path)
+        rules = choose_rules(log)
+        games.append((deal_layout(log.code), rules, log.code, [e.action for e in log.entries]))
+    done = 0
+    spent = 0.0
+    while spent < seconds:
+        for layout, rules, code, actions in games:
+            game = Game.from_layout(layout, rules, suits=code.suits, permissive=code.permissive)
+            play = game.play
+            start = time.perf_counter()
+            for action in actions:
+                play(action)
+            spent += time.perf_counter() - start
+            done += len(actions)
+    return done / spent
+
+
+def bench_perft() -> float:
+    """Generated moves made and unmade per second (perft, depth 4)."""
+    log = load_log(ROOT / "fixtures" / "spider-4suit-permissive.yaml")
+    game = Game.from_code(log.code, choose_rules(log))
+    start = time.perf_counter()
+    nodes = sum(perft(game, d) for d in (1, 2, 3, 4))
+    return nodes / (time.perf_counter() - start)
+
+
+def bench_log(repeats: int = 2000) -> tuple[float, int]:
+    """Median milliseconds to parse a 117-action log and replay it (file read included)."""
+    source = (ROOT / "fixtures" / "spider-1suit-win.yaml").read_text().splitlines()
+    head = [
+        line
+        for line in source
+        if not line.startswith(("#", "expect:", "  result", "  moves", "  score", "  runs"))
+    ]
+    start = head.index("moves:")
+    text = "\n".join(head[: start + 1 + 117]) + "\n"
+    path = ROOT / ".pytest_cache" / "bench-117.yaml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text)
+    assert len(parse_log(text).entries) == 117
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        report = replay(load_log(path))
+        times.append(time.perf_counter() - t0)
+    assert report.ok
+    return statistics.median(times) * 1000, len(report.log.entries)
+
+
+def bench_help(repeats: int = 15) -> float:
+    exe = Path(sys.executable).parent / "spidercli"
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        subprocess.run([str(exe), "--help"], capture_output=True, check=True)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    print(f"engine, Game.play on fixture games: {bench_engine():,.0f} actions/s")
+    print(f"engine, perft make/unmake:          {bench_perft():,.0f} nodes/s")
+    ms, n = bench_log()
+    print(f"load + replay a {n}-action log:     {ms:.3f} ms (median)")
+    print(f"spidercli --help, whole process:    {bench_help():.0f} ms (median)")
+
+
+if __name__ == "__main__":
+    main()
