@@ -14,7 +14,7 @@ from pathlib import Path
 from spidercli.actions import Action, parse_action
 from spidercli.engine import RULE_IDS, Game
 from spidercli.movelog import load_log
-from spidercli.rules import CLASSIC, DUEL, Ruleset
+from spidercli.rules import CLASSIC, DUEL, PAVOUK, Ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "fixtures" / "spider-1suit-win.yaml"
@@ -107,5 +107,36 @@ def main() -> None:
         print(f"{rule}: {len(prefix)} legal entries, then {bad}")
 
 
+
+
+def write_ruleset_games() -> None:
+    """``fixtures/duel-1suit-win.yaml`` and ``fixtures/pavouk-1suit-win.yaml``: the classic win
+    replayed under the other apps' rules (duel: every flip made by hand)."""
+    log = load_log(SOURCE)
+    for name, rules, texts in (
+        ("duel", DUEL, duel_version([e.action for e in log.entries])),
+        ("pavouk", PAVOUK, [e.text for e in log.entries]),
+    ):
+        game = Game.from_code(log.code, rules)
+        for text in texts:
+            game.apply(parse_action(text))
+        lines = [
+            f"# The game of fixtures/spider-1suit-win.yaml under {name} rules"
+            + (", every flip made by hand." if name == "duel" else "."),
+            "# Written by tests/tools/make_fixtures.py.",
+            f"game: {log.code.canonical}",
+            f"rules: {name}",
+            "expect:",
+            f"  result: {game.result}",
+            f"  moves: {game.moves}",
+            f"  score: {game.score}",
+            f"  runs: {game.runs}",
+            "moves:",
+        ]
+        lines.extend(f"  - {t!r}" if ":" in t else f"  - {t}" for t in texts)
+        (ROOT / "fixtures" / f"{name}-1suit-win.yaml").write_text("\n".join(lines) + "\n")
+
+
 if __name__ == "__main__":
     main()
+    write_ruleset_games()
