@@ -134,6 +134,29 @@ def replay(
 
 
 @app.command()
+def duel(
+    log_a: Annotated[str, typer.Argument(help="Player A's YAML move log.", show_default=False)],
+    log_b: Annotated[str, typer.Argument(help="Player B's YAML move log.", show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON verdict.")] = False,
+) -> None:
+    """Judge a StarGames duel: both logs of one deal under duel rules, and the winner."""
+    from spidercli.duel import DuelError, duel_text, judge
+    from spidercli.movelog import LogError, load_log
+
+    try:
+        a = load_log(log_a)
+        b = load_log(log_b)
+        verdict = judge(a, b)
+    except (LogError, DuelError) as err:
+        _fail(str(err), err.line, as_json)
+    if as_json:
+        _dump(verdict.to_json())
+    else:
+        sys.stdout.write(duel_text(verdict))
+    raise typer.Exit(verdict.exit_code)
+
+
+@app.command()
 def deal(
     code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.")],
     as_json: Annotated[

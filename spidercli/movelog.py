@@ -25,12 +25,13 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 RESULTS = ("won", "open", "blocked", "resigned")
-TOP_KEYS = ("game", "rules", "player", "expect", "moves")
+TOP_KEYS = ("game", "rules", "player", "time", "expect", "moves")
 EXPECT_KEYS = ("result", "moves", "score", "runs")
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
 _NULL = "tag:yaml.org,2002:null"
+_FLOAT = "tag:yaml.org,2002:float"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 _STANDARD = {
@@ -105,6 +106,7 @@ class MoveLog:
     player: str | None
     expect: Expect | None
     entries: tuple[Entry, ...]
+    time: float | None = None  # seconds the player took, for duel tie-breaks
 
 
 def _line(node: yaml.Node) -> int:
@@ -243,6 +245,18 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
             raise c.fail(f"player must be text, not {_kind(node)}", node)
         player = str(node.value)
 
+    seconds = None
+    if "time" in top:
+        node = top["time"][1]
+        if not isinstance(node, yaml.ScalarNode) or node.tag not in (_INT, _FLOAT):
+            raise c.fail(f"time must be a number of seconds, not {_kind(node)}", node)
+        try:
+            seconds = float(_CONSTRUCTOR.construct_object(node))
+        except (yaml.YAMLError, ValueError, OverflowError) as err:
+            raise c.fail(f"time: {node.value!r} is not a usable number", node) from err
+        if not 0 <= seconds < float("inf"):
+            raise c.fail(f"time: {node.value!r} must be 0 seconds or more", node)
+
     expect = None
     if "expect" in top:
         expect = _expect(c, top["expect"][1])
@@ -265,7 +279,9 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
         except ActionSyntaxError as err:
             raise c.fail(f"moves, entry {i}: {err}", node) from err
         entries.append(Entry(i, _line(node), node.value, action))
-    return MoveLog(path, code, _line(game_node), rules, rules_line, player, expect, tuple(entries))
+    return MoveLog(
+        path, code, _line(game_node), rules, rules_line, player, expect, tuple(entries), seconds
+    )
 
 
 def _expect(c: _Checker, node: yaml.Node) -> Expect:

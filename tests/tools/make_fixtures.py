@@ -107,8 +107,6 @@ def main() -> None:
         print(f"{rule}: {len(prefix)} legal entries, then {bad}")
 
 
-
-
 def write_ruleset_games() -> None:
     """``fixtures/duel-1suit-win.yaml`` and ``fixtures/pavouk-1suit-win.yaml``: the classic win
     replayed under the other apps' rules (duel: every flip made by hand)."""

@@ -1,0 +1,164 @@
+"""Judging a StarGames duel: two players' logs of the same deal, both replayed under ``duel``.
+
+A log that fails verification (a refused action or an unmet expectation) loses. Between two
+verified logs the higher score wins; on a tie, the shorter ``time:`` when both give one, then
+fewer moves; otherwise it is a draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spidercli.movelog import MoveLog
+from spidercli.replay import Report, RulesError, replay
+from spidercli.rules import DUEL, check_playable
+
+
+class DuelError(ValueError):
+    """Two logs that cannot be judged together (an input error: exit status 2)."""
+
+    def __init__(self, message: str, path: str, line: int | None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+
+    def __str__(self) -> str:
+        where = self.path + (f", line {self.line}" if self.line else "")
+        return f"{where}: {self.args[0]}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    reports: tuple[Report, Report]
+    winner: int | None  # 0 for A, 1 for B, None for a draw
+    reason: str
+
+    @property
+    def exit_code(self) -> int:
+        return max(r.exit_code for r in self.reports)
+
+    def to_json(self) -> dict[str, Any]:
+        players = []
+        for side, report in zip("AB", self.reports, strict=True):
+            players.append(
+                {
+                    "side": side,
+                    "file": report.log.path,
+                    "player": report.log.player,
+                    "time": report.log.time,
+                    "valid": report.ok,
+                    "report": report.to_json(),
+                }
+            )
+        return {
+            "game": self.reports[0].log.code.canonical,
+            "rules": DUEL.name,
+            "winner": None if self.winner is None else "AB"[self.winner],
+            "reason": self.reason,
+            "players": players,
+        }
+
+
+def check_pair(a: MoveLog, b: MoveLog) -> None:
+    """Both logs must be duel games of the same deal."""
+    for log in (a, b):
+        if log.rules is not None and log.rules != DUEL.name:
+            raise DuelError(
+                f"rules: {log.rules}: a duel is judged under duel rules only",
+                log.path,
+                log.rules_line,
+            )
+        try:
+            check_playable(DUEL, log.code.game, log.code.suits)
+        except ValueError as err:
+            raise DuelError(str(err), log.path, log.game_line) from err
+    if a.code.canonical != b.code.canonical:
+        raise DuelError(
+            f"game: {b.code.canonical} is not the deal of {a.path} ({a.code.canonical}): "
+            "both players of a duel play the same cards",
+            b.path,
+            b.game_line,
+        )
+
+
+def _name(report: Report, side: int) -> str:
+    who = report.log.player
+    return f"{who} ({'AB'[side]})" if who else "AB"[side]
+
+
+def judge(a: MoveLog, b: MoveLog) -> Verdict:
+    """Replay both logs under duel rules and name the winner."""
+    check_pair(a, b)
+    try:
+        reports = (replay(a, rules=DUEL), replay(b, rules=DUEL))
+    except RulesError as err:  # pragma: no cover - check_pair has ruled this out
+        raise DuelError(str(err), a.path, err.line) from err
+    ra, rb = reports
+    if not ra.ok and not rb.ok:
+        return Verdict(reports, None, "both logs fail verification: neither wins")
+    if not ra.ok or not rb.ok:
+        w = 0 if ra.ok else 1
+        return Verdict(reports, w, f"{_name(reports[1 - w], 1 - w)} fails verification")
+    sa, sb = ra.game.score, rb.game.score
+    if sa != sb:
+        w = 0 if sa > sb else 1
+        return Verdict(reports, w, f"higher score ({max(sa, sb)} to {min(sa, sb)})")
+    ta, tb = a.time, b.time
+    if ta is not None and tb is not None and ta != tb:
+        w = 0 if ta < tb else 1
+        return Verdict(
+            reports,
+            w,
+            f"equal scores ({sa}); shorter time ({min(ta, tb):g} s to {max(ta, tb):g} s)",
+        )
+    ma, mb = ra.game.moves, rb.game.moves
+    if ma != mb:
+        w = 0 if ma < mb else 1
+        return Verdict(
+            reports, w, f"equal scores ({sa}); fewer moves ({min(ma, mb)} to {max(ma, mb)})"
+        )
+    return Verdict(reports, None, f"a draw: equal scores ({sa}) and moves ({ma})")
+
+
+def duel_text(verdict: Verdict) -> str:
+    """Both results side by side, then the winner."""
+    ra, rb = verdict.reports
+
+    def status(r: Report) -> str:
+        if r.illegal:
+            first = r.illegal[0]
+            return (
+                f"INVALID: entry {first.entry.index} (line {first.entry.line}) {first.refusal.rule}"
+            )
+        if r.mismatches:
+            return "INVALID: " + ", ".join(
+                f"{m.key} {m.actual} not {m.expected}" for m in r.mismatches
+            )
+        return "VALID"
+
+    def secs(r: Report) -> str:
+        return "-" if r.log.time is None else f"{r.log.time:g} s"
+
+    rows = [
+        ("", "A", "B"),
+        ("Log", ra.log.path, rb.log.path),
+        ("Player", ra.log.player or "-", rb.log.player or "-"),
+        ("Verdict", status(ra), status(rb)),
+        ("Result", ra.result, rb.result),
+        ("Score", str(ra.game.score), str(rb.game.score)),
+        ("Moves", str(ra.game.moves), str(rb.game.moves)),
+        ("Runs", f"{ra.game.runs}/8", f"{rb.game.runs}/8"),
+        ("Time", secs(ra), secs(rb)),
+    ]
+    width = max(len(row[1]) for row in rows) + 3
+    lines = [f"Duel     {ra.log.code.canonical} under duel rules (StarGames)", ""]
+    lines += [f"{label:<9}{left:<{width}}{right}".rstrip() for label, left, right in rows]
+    lines.append("")
+    if verdict.winner is None:
+        lines.append(f"Winner   none: {verdict.reason}")
+    else:
+        lines.append(
+            f"Winner   {_name(verdict.reports[verdict.winner], verdict.winner)}: {verdict.reason}"
+        )
+    return "\n".join(lines) + "\n"
