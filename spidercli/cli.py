@@ -25,6 +25,13 @@ app = typer.Typer(
 )
 
 
+UnicodeOption = Annotated[bool, typer.Option("--unicode", help="Suit symbols instead of S H D C.")]
+ColorOption = Annotated[
+    bool | None,
+    typer.Option("--color/--no-color", help="Colour (default: when stdout is a terminal)."),
+]
+
+
 class OnIllegal(str, Enum):
     stop = "stop"
     skip = "skip"
@@ -89,17 +96,12 @@ def replay(
             "e.g. 0,40,final.",
         ),
     ] = "final",
-    unicode: Annotated[
-        bool, typer.Option("--unicode", help="Suit symbols instead of S H D C.")
-    ] = False,
-    color: Annotated[
-        bool | None,
-        typer.Option("--color/--no-color", help="Colour (default: when stdout is a terminal)."),
-    ] = None,
+    unicode: UnicodeOption = False,
+    color: ColorOption = None,
 ) -> None:
     """Replay a move log: check every action, show the boards, score the game."""
     from spidercli.movelog import LogError, load_log
-    from spidercli.replay import RulesError
+    from spidercli.replay import RulesError, choose_rules
     from spidercli.replay import replay as run_replay
 
     try:
@@ -110,8 +112,6 @@ def replay(
         parsed = load_log(log)
     except LogError as err:
         _fail(str(err), err.line, as_json)
-    from spidercli.replay import choose_rules
-
     try:
         ruleset = choose_rules(parsed, rules)
     except RulesError as err:
@@ -162,13 +162,8 @@ def deal(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the contract's state object.")
     ] = False,
-    unicode: Annotated[
-        bool, typer.Option("--unicode", help="Suit symbols instead of S H D C.")
-    ] = False,
-    color: Annotated[
-        bool | None,
-        typer.Option("--color/--no-color", help="Colour (default: when stdout is a terminal)."),
-    ] = None,
+    unicode: UnicodeOption = False,
+    color: ColorOption = None,
 ) -> None:
     """Show the starting board a game code deals."""
     from spidercli.codes import CodeError, parse_code

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from spidercli.cards import make_card
-from spidercli.rules import GAMES, SPIDER, SPIDERETTE, GameKind
+from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 _CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
 _MASK = (1 << 64) - 1
@@ -114,7 +114,6 @@ def deal_layout(code: GameCode) -> Layout:
 
 
 __all__ = [
-    "GAMES",
     "CodeError",
     "GameCode",
     "Layout",

@@ -11,7 +11,7 @@ face-down cards at the bottom of column ``c``. Cards are ints (see ``cards``): t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -759,12 +759,3 @@ def perft(game: Game, depth: int) -> int:
                     total += perft(game, depth - 1)
                     game.undo()
     return total
-
-
-def replay_actions(game: Game, actions: Iterable[Action]) -> Refusal | None:
-    """Play actions until one is refused; return that refusal (or None)."""
-    for action in actions:
-        refusal = game.play(action)
-        if refusal is not None:
-            return refusal
-    return None

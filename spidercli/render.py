@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spidercli.cards import RANKS, SUIT_SYMBOLS, SUITS, card_str, cards_str
+from spidercli.cards import RANKS, SUIT_SYMBOLS, SUITS, cards_str
 from spidercli.codes import GameCode
 from spidercli.engine import Game, Refusal
 from spidercli.movelog import Entry
@@ -199,4 +199,4 @@ def deal_text(code: GameCode, game: Game, style: Style = Style()) -> str:
     return f"Game     {describe_code(code)}\n\n{board(game, style)}\n"
 
 
-__all__ = ["Snapshots", "Style", "board", "card_str", "deal_text", "report_text"]
+__all__ = ["Snapshots", "Style", "board", "deal_text", "report_text"]
