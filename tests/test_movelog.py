@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spidercli.actions import DEAL, FINISH, UNDO, ActionSyntaxError, Flip, Move, Tap, parse_action
 from spidercli.movelog import LogError, parse_log
@@ -100,3 +102,36 @@ def test_errors_name_the_line(text: str, line: int, words: str) -> None:
 def test_deep_nesting_is_an_input_error() -> None:
     with pytest.raises(LogError):
         parse_log("game: " + "[" * 20000 + "]" * 20000 + "\nmoves: []\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(),
+        st.text(alphabet="gamesrulpyxct:-[]{}&*!<>\n #'\"0123456789SPD"),
+        st.lists(
+            st.sampled_from(
+                [
+                    "game: SP1-S1C-AAAAAAD\n",
+                    "moves:\n",
+                    "  - 3>7\n",
+                    "- deal\n",
+                    "expect: {moves: 1}\n",
+                    "rules: duel\n",
+                    "  - &a x\n",
+                    "*a\n",
+                    "time: 1\n",
+                    "? x\n",
+                    "  - [\n",
+                    "player: ~\n",
+                ]
+            )
+        ).map("".join),
+    )
+)
+def test_any_text_is_a_log_or_a_log_error(text: str) -> None:
+    """Whatever the input, the reader answers with a log or a LogError: never anything else."""
+    try:
+        parse_log(text, "fuzz.yaml")
+    except LogError as err:
+        assert err.message
