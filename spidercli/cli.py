@@ -18,7 +18,6 @@ app = typer.Typer(
     name="spidercli",
     help="Replay, verify and score games of Spider Solitaire and Spiderette.",
     add_completion=False,
-    no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},

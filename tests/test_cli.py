@@ -270,3 +270,11 @@ def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
         out = subprocess.run([str(exe), *args], capture_output=True, text=True, check=False)
         assert out.returncode == 2, out.stderr
         assert "Traceback" not in out.stderr
+
+
+def test_no_command_prints_help_and_version() -> None:
+    result = run()
+    assert result.exit_code == 0
+    assert "replay" in result.stdout and "deal" in result.stdout
+    version = run("--version")
+    assert version.exit_code == 0 and version.stdout.startswith("spidercli ")
