@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spidercli.movelog import MoveLog
-from spidercli.replay import Report, RulesError, replay
+from spidercli.replay import Report, replay
 from spidercli.rules import DUEL, check_playable
 
 
@@ -90,10 +90,7 @@ def _name(report: Report, side: int) -> str:
 def judge(a: MoveLog, b: MoveLog) -> Verdict:
     """Replay both logs under duel rules and name the winner."""
     check_pair(a, b)
-    try:
-        reports = (replay(a, rules=DUEL), replay(b, rules=DUEL))
-    except RulesError as err:  # pragma: no cover - check_pair has ruled this out
-        raise DuelError(str(err), a.path, err.line) from err
+    reports = (replay(a, rules=DUEL), replay(b, rules=DUEL))  # check_pair ruled out RulesError
     ra, rb = reports
     if not ra.ok and not rb.ok:
         return Verdict(reports, None, "both logs fail verification: neither wins")
@@ -148,7 +145,7 @@ def duel_text(verdict: Verdict) -> str:
         ("Result", ra.result, rb.result),
         ("Score", str(ra.game.score), str(rb.game.score)),
         ("Moves", str(ra.game.moves), str(rb.game.moves)),
-        ("Runs", f"{ra.game.runs}/8", f"{rb.game.runs}/8"),
+        ("Runs", *(f"{r.game.runs}/{r.game.game.runs_to_win}" for r in (ra, rb))),
         ("Time", secs(ra), secs(rb)),
     ]
     width = max(len(row[1]) for row in rows) + 3

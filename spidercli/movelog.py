@@ -41,7 +41,7 @@ _STANDARD = {
     _MAP,
     _SEQ,
     "tag:yaml.org,2002:bool",
-    "tag:yaml.org,2002:float",
+    _FLOAT,
     "tag:yaml.org,2002:timestamp",
     "tag:yaml.org,2002:binary",
 }
@@ -51,7 +51,7 @@ _KIND = {
     _MAP: "a mapping",
     _SEQ: "a list",
     "tag:yaml.org,2002:bool": "a boolean",
-    "tag:yaml.org,2002:float": "a number",
+    _FLOAT: "a number",
     "tag:yaml.org,2002:timestamp": "a date",
     "tag:yaml.org,2002:binary": "binary data",
     _STR: "text",

@@ -84,10 +84,12 @@ def describe_code(code: GameCode) -> str:
     return f"{code.canonical} ({code.game.title}, {suits}, {rule})"
 
 
+def _after(entry: Entry, word: str = "after") -> str:
+    return f"{word} entry {entry.index} `{entry.text}` (line {entry.line})"
+
+
 def _entry_label(entry: Entry | None) -> str:
-    if entry is None:
-        return "Start"
-    return f"After entry {entry.index} `{entry.text}` (line {entry.line})"
+    return "Start" if entry is None else _after(entry, "After")
 
 
 class Snapshots:
@@ -133,9 +135,7 @@ class Snapshots:
         assert isinstance(self.which, set)
         if "final" in self.which and not self._last_shown:
             entry = self._last[0] if self._last else None
-            label = "Final position"
-            if entry is not None:
-                label += ", a" + _entry_label(entry)[1:]
+            label = "Final position" if entry is None else f"Final position, {_after(entry)}"
             self.blocks.append(f"{label}:\n{board(game, self.style)}")
 
 
