@@ -25,6 +25,13 @@ app = typer.Typer(
 
 
 UnicodeOption = Annotated[bool, typer.Option("--unicode", help="Suit symbols instead of S H D C.")]
+DescribeOption = Annotated[
+    bool,
+    typer.Option(
+        "--describe",
+        help="Describe each position in words (for screen readers) instead of drawing it.",
+    ),
+]
 ColorOption = Annotated[
     bool | None,
     typer.Option("--color/--no-color", help="Colour (default: when stdout is a terminal)."),
@@ -95,6 +102,7 @@ def replay(
             "e.g. 0,40,final.",
         ),
     ] = "final",
+    describe: DescribeOption = False,
     unicode: UnicodeOption = False,
     color: ColorOption = None,
 ) -> None:
@@ -125,7 +133,7 @@ def replay(
     from spidercli.render import Snapshots, Style, report_text
 
     style = Style(unicode=unicode, color=_color(color))
-    snaps = Snapshots(which, style)
+    snaps = Snapshots(which, style, words=describe)
     report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, observe=snaps)
     snaps.finish(report.game)
     sys.stdout.write(report_text(report, snaps, style))
@@ -161,19 +169,20 @@ def deal(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the contract's state object.")
     ] = False,
+    describe: DescribeOption = False,
     unicode: UnicodeOption = False,
     color: ColorOption = None,
 ) -> None:
     """Show the starting board a game code deals."""
-    from spidercli.codes import CodeError, parse_code
+    from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.engine import Game
     from spidercli.rules import CLASSIC
 
     try:
-        parsed = parse_code(code)
+        parsed = Setup.from_code(parse_code(code))
     except CodeError as err:
         _fail(str(err), None, as_json)
-    game = Game.from_code(parsed, CLASSIC)
+    game = Game.from_setup(parsed, CLASSIC)
     if as_json:
         from spidercli.replay import state_json
 
@@ -181,7 +190,8 @@ def deal(
         return
     from spidercli.render import Style, deal_text
 
-    sys.stdout.write(deal_text(parsed, game, Style(unicode=unicode, color=_color(color))))
+    style = Style(unicode=unicode, color=_color(color))
+    sys.stdout.write(deal_text(parsed, game, style, words=describe))
 
 
 @app.callback(invoke_without_command=True)

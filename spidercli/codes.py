@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from spidercli.cards import make_card
+from spidercli.cards import cards_str, make_card
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 _CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
@@ -113,10 +114,67 @@ def deal_layout(code: GameCode) -> Layout:
     return Layout(code.game, tuple(tuple(c) for c in columns), tuple(deck[pos:]))
 
 
+@dataclass(frozen=True)
+class Setup:
+    """A game to play: the starting layout, the suit count and move rule, and its code if any.
+
+    A log names its deal by a game code (``code`` set, the layout dealt by S1) or writes the
+    layout out (``code`` None). ``deal_id`` is the same hash for both, so a script can group
+    every submission of one deal however it was given.
+    """
+
+    layout: Layout
+    suits: int
+    permissive: bool
+    code: GameCode | None = None
+    deal_id: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "deal_id", deal_id(self.layout, self.permissive and self.suits > 1)
+        )
+
+    @classmethod
+    def from_code(cls, code: GameCode) -> Setup:
+        return cls(deal_layout(code), code.suits, code.permissive, code)
+
+    @property
+    def game(self) -> GameKind:
+        return self.layout.game
+
+    @property
+    def name(self) -> str:
+        """The game code, or ``explicit deal <id>`` for a written-out layout."""
+        return self.code.canonical if self.code is not None else f"explicit deal {self.deal_id}"
+
+
+def canonical_layout(layout: Layout, permissive: bool) -> str:
+    """The text the deal ID hashes: game, move rule, each column bottom to top, the stock.
+
+    ``SP C|5S 9S 2S 4S KS 7S|...|stock AS 3S ...``: cards in the two-character form, columns
+    separated by ``|``. The move rule is part of it (the same cards under the other rule are
+    another game); with one suit both rules are the same game and the rule is always C.
+    """
+    rule = "P" if permissive else "C"
+    parts = [f"{layout.game.prefix} {rule}"]
+    parts.extend(cards_str(col) for col in layout.columns)
+    parts.append("stock " + cards_str(layout.stock))
+    return "|".join(parts)
+
+
+def deal_id(layout: Layout, permissive: bool) -> str:
+    """16 hex digits: the first 64 bits of the SHA-256 of ``canonical_layout``."""
+    text = canonical_layout(layout, permissive)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
 __all__ = [
     "CodeError",
     "GameCode",
     "Layout",
+    "Setup",
+    "canonical_layout",
+    "deal_id",
     "deal_layout",
     "ordered_deck",
     "parse_code",

@@ -52,7 +52,8 @@ class Verdict:
                 }
             )
         return {
-            "game": self.reports[0].log.code.canonical,
+            "game": self.reports[0].to_json()["game"],
+            "deal_id": self.reports[0].log.deal.deal_id,
             "rules": DUEL.name,
             "winner": None if self.winner is None else "AB"[self.winner],
             "reason": self.reason,
@@ -70,12 +71,12 @@ def check_pair(a: MoveLog, b: MoveLog) -> None:
                 log.rules_line,
             )
         try:
-            check_playable(DUEL, log.code.game, log.code.suits)
+            check_playable(DUEL, log.deal.game, log.deal.suits)
         except ValueError as err:
             raise DuelError(str(err), log.path, log.game_line) from err
-    if a.code.canonical != b.code.canonical:
+    if a.deal.deal_id != b.deal.deal_id:
         raise DuelError(
-            f"game: {b.code.canonical} is not the deal of {a.path} ({a.code.canonical}): "
+            f"{b.deal.name} is not the deal of {a.path} ({a.deal.name}): "
             "both players of a duel play the same cards",
             b.path,
             b.game_line,
@@ -149,7 +150,7 @@ def duel_text(verdict: Verdict) -> str:
         ("Time", secs(ra), secs(rb)),
     ]
     width = max(len(row[1]) for row in rows) + 3
-    lines = [f"Duel     {ra.log.code.canonical} under duel rules (StarGames)", ""]
+    lines = [f"Duel     {ra.log.deal.name} under duel rules (StarGames)", ""]
     lines += [f"{label:<9}{left:<{width}}{right}".rstrip() for label, left, right in rows]
     lines.append("")
     if verdict.winner is None:

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from spidercli.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
 from spidercli.cards import RANK_NAMES, card_str, cards_str, make_card
-from spidercli.codes import GameCode, Layout, deal_layout
+from spidercli.codes import GameCode, Layout, Setup, deal_layout
 from spidercli.rules import GameKind, Ruleset
 
 # Rule IDs, in the rule book's order of precedence.
@@ -185,6 +185,11 @@ class Game:
             suits=suits,
             permissive=permissive,
         )
+
+    @classmethod
+    def from_setup(cls, deal: Setup, rules: Ruleset) -> Game:
+        """The starting position of a deal (from a code or written out)."""
+        return cls.from_layout(deal.layout, rules, suits=deal.suits, permissive=deal.permissive)
 
     @classmethod
     def from_code(cls, code: GameCode, rules: Ruleset) -> Game:

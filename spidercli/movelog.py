@@ -14,8 +14,9 @@ from typing import Any
 import yaml
 
 from spidercli.actions import Action, ActionSyntaxError, parse_action
-from spidercli.codes import CodeError, GameCode, parse_code
-from spidercli.rules import RULESETS
+from spidercli.cards import SUIT_NAMES, card_str, card_words, parse_card
+from spidercli.codes import CodeError, GameCode, Layout, Setup, ordered_deck, parse_code
+from spidercli.rules import GAMES, RULESETS
 
 try:  # the C parser is several times faster; fall back to the pure-Python one
     from yaml import CSafeLoader as _Loader
@@ -25,7 +26,9 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 RESULTS = ("won", "open", "blocked", "resigned")
-TOP_KEYS = ("game", "rules", "player", "time", "expect", "moves")
+TOP_KEYS = ("game", "deal", "rules", "player", "time", "expect", "moves")
+DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
+MOVE_RULES = ("classic", "permissive")
 EXPECT_KEYS = ("result", "moves", "score", "runs")
 
 _STR = "tag:yaml.org,2002:str"
@@ -99,14 +102,19 @@ class Expect:
 @dataclass(frozen=True)
 class MoveLog:
     path: str
-    code: GameCode
-    game_line: int
+    deal: Setup
+    game_line: int  # the line of ``game:`` or ``deal:``
     rules: str | None
     rules_line: int | None
     player: str | None
     expect: Expect | None
     entries: tuple[Entry, ...]
     time: float | None = None  # seconds the player took, for duel tie-breaks
+
+    @property
+    def code(self) -> GameCode | None:
+        """The game code, or None when the log writes its deal out."""
+        return self.deal.code
 
 
 def _line(node: yaml.Node) -> int:
@@ -214,19 +222,28 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     except RecursionError as err:
         raise LogError("not a move log: the YAML is nested too deeply", path=path) from err
     top = c.mapping(root, "the log", TOP_KEYS)
+    if "game" in top and "deal" in top:
+        raise c.fail(
+            "give either 'game' (a game code) or 'deal' (the cards written out), not both",
+            top["deal"][0],
+        )
     for required in ("game", "moves"):
-        if required not in top:
+        if required not in top and not (required == "game" and "deal" in top):
             raise c.fail(
-                f"the log has no {required!r} key: expected 'game' (a game code) and "
-                "'moves' (a list of actions)",
+                f"the log has no {required!r} key: expected 'game' (a game code, or 'deal' "
+                "with the cards written out) and 'moves' (a list of actions)",
                 root,
             )
 
-    game_node = top["game"][1]
-    try:
-        code = parse_code(c.text(game_node, "game"))
-    except CodeError as err:
-        raise c.fail(f"game: {err}", game_node) from err
+    if "game" in top:
+        game_node = top["game"][1]
+        try:
+            deal = Setup.from_code(parse_code(c.text(game_node, "game")))
+        except CodeError as err:
+            raise c.fail(f"game: {err}", game_node) from err
+    else:
+        game_node = top["deal"][0]
+        deal = _deal(c, top["deal"][1])
 
     rules = rules_line = None
     if "rules" in top:
@@ -280,8 +297,135 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
             raise c.fail(f"moves, entry {i}: {err}", node) from err
         entries.append(Entry(i, _line(node), node.value, action))
     return MoveLog(
-        path, code, _line(game_node), rules, rules_line, player, expect, tuple(entries), seconds
+        path, deal, _line(game_node), rules, rules_line, player, expect, tuple(entries), seconds
     )
+
+
+def _cards(c: _Checker, node: yaml.Node, what: str) -> list[tuple[int, int]]:
+    """A list of cards, as blank-separated text or a YAML list: each card with its line."""
+    out: list[tuple[int, int]] = []
+    if isinstance(node, yaml.SequenceNode):
+        items = node.value
+    elif isinstance(node, yaml.ScalarNode) and node.tag == _STR:
+        items = [node]
+    else:
+        raise c.fail(
+            f"{what} must be cards, as text ('9S 8H KD') or a list ([9S, 8H, KD]), "
+            f"not {_kind(node)}",
+            node,
+        )
+    for item in items:
+        text = c.text(item, f"{what}: a card")
+        for token in text.replace(",", " ").split():
+            try:
+                out.append((parse_card(token), _line(item)))
+            except ValueError as err:
+                raise c.fail(f"{what}: {err}", item) from err
+    return out
+
+
+def _deal(c: _Checker, node: yaml.Node) -> Setup:
+    """``deal:``: the game, the move rule, every column bottom to top and the stock, checked."""
+    fields = c.mapping(node, "deal", DEAL_KEYS)
+    for required in ("game", "columns", "stock"):
+        if required not in fields:
+            raise c.fail(
+                f"deal has no {required!r} key: expected game (spider or spiderette), "
+                "rule (classic or permissive, optional), columns (each column's cards bottom "
+                "to top) and stock (in dealing order)",
+                node,
+            )
+    game_node = fields["game"][1]
+    name = c.text(game_node, "deal.game").strip().lower()
+    if name not in GAMES:
+        raise c.fail(f"deal.game: {name!r} is not a game; expected spider or spiderette", game_node)
+    game = GAMES[name]
+
+    permissive = False
+    if "rule" in fields:
+        rule_node = fields["rule"][1]
+        rule = c.text(rule_node, "deal.rule").strip().lower()
+        if rule not in MOVE_RULES:
+            raise c.fail(
+                f"deal.rule: {rule!r} is not a move rule; expected classic or permissive",
+                rule_node,
+            )
+        permissive = rule == "permissive"
+
+    cols_node = fields["columns"][1]
+    if not isinstance(cols_node, yaml.SequenceNode):
+        raise c.fail(
+            f"deal.columns must be a list of {game.columns} columns, not {_kind(cols_node)}",
+            cols_node,
+        )
+    if len(cols_node.value) != game.columns:
+        raise c.fail(
+            f"deal.columns: {game.title} has {game.columns} columns, not {len(cols_node.value)}",
+            fields["columns"][0],
+        )
+    columns = []
+    placed: list[tuple[int, int]] = []
+    for i, (col_node, size) in enumerate(zip(cols_node.value, game.column_sizes, strict=True)):
+        cards = _cards(c, col_node, f"deal.columns, column {i + 1}")
+        if len(cards) != size:
+            raise c.fail(
+                f"deal.columns, column {i + 1} has {len(cards)} card{'s' * (len(cards) != 1)}; "
+                f"{game.title} deals {size} to it ({game.title}'s columns hold "
+                f"{', '.join(map(str, game.column_sizes))})",
+                col_node,
+            )
+        columns.append(tuple(card for card, _ in cards))
+        placed.extend(cards)
+    stock_node = fields["stock"][1]
+    stock = _cards(c, stock_node, "deal.stock")
+    want = sum(game.deal_sizes)
+    if len(stock) != want:
+        raise c.fail(
+            f"deal.stock has {len(stock)} card{'s' * (len(stock) != 1)}; a {game.title} stock "
+            f"holds {want} ({game.cards} cards in all)",
+            fields["stock"][0],
+        )
+    placed.extend(stock)
+
+    used = {card >> 4 for card, _ in placed}
+    if "suits" in fields:
+        suits_node = fields["suits"][1]
+        suits = c.integer(suits_node, "deal.suits")
+        if suits not in (1, 2, 4):
+            raise c.fail(f"deal.suits: {suits} suits; expected 1, 2 or 4", suits_node)
+    else:
+        suits = 1 if used <= {0} else 2 if used <= {0, 1} else 4
+    copies = game.cards // (13 * suits)
+    deck = f"a {suits}-suit {game.title} deck"
+    counts: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for card, line in placed:
+        if card >> 4 >= suits:
+            names = " and ".join(SUIT_NAMES[:suits]) if suits > 1 else "spades only"
+            raise LogError(
+                f"deal: {card_str(card)} ({card_words(card)}) is not in {deck} ({names})",
+                path=c.path,
+                line=line,
+            )
+        n = counts[card] = counts.get(card, 0) + 1
+        first.setdefault(card, line)
+        if n > copies:
+            # The sizes are right, so a card given too often means another is missing.
+            total = sum(1 for other, _ in placed if other == card)
+            missing = next(
+                m
+                for m in ordered_deck(game, suits)
+                if sum(1 for other, _ in placed if other == m) < copies
+            )
+            raise LogError(
+                f"deal: {card_str(card)} ({card_words(card)}) is given {total} times (first on "
+                f"line {first[card]}, again here); {deck} holds {copies} of each card, and "
+                f"{card_str(missing)} ({card_words(missing)}) is missing",
+                path=c.path,
+                line=line,
+            )
+    layout = Layout(game, tuple(columns), tuple(card for card, _ in stock))
+    return Setup(layout, suits, permissive and suits > 1)
 
 
 def _expect(c: _Checker, node: yaml.Node) -> Expect:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spidercli.cards import RANKS, SUIT_SYMBOLS, SUITS, cards_str
-from spidercli.codes import GameCode
+from spidercli.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_words, cards_str
+from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
 from spidercli.movelog import Entry
 from spidercli.replay import Report
@@ -73,15 +73,66 @@ def board(game: Game, style: Style = Style()) -> str:
     return "\n".join(lines)
 
 
-def describe_code(code: GameCode) -> str:
-    suits = f"{code.suits} suit{'s' * (code.suits != 1)}"
-    if code.suits == 1:
+def describe_deal(deal: Setup) -> str:
+    suits = f"{deal.suits} suit{'s' * (deal.suits != 1)}"
+    if deal.suits == 1:
         rule = "one suit: both move rules alike"
-    elif code.permissive:
+    elif deal.permissive:
         rule = "permissive move rule: any descending group moves"
     else:
         rule = "classic move rule: only one-suit groups move"
-    return f"{code.canonical} ({code.game.title}, {suits}, {rule})"
+    return f"{deal.name} ({deal.game.title}, {suits}, {rule})"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def _spoken(cards: list[int]) -> str:
+    """Face-up cards in words; a one-suit run of three or more as 'the 9 down to the 6 of ...'."""
+    parts = []
+    i = 0
+    while i < len(cards):
+        j = i
+        while j + 1 < len(cards) and cards[j + 1] == cards[j] - 1:
+            j += 1
+        if j - i >= 2:
+            high = card_words(cards[i]).rsplit(" of ", 1)[0]
+            parts.append(f"{high} down to {card_words(cards[j])}")
+            i = j + 1
+        else:
+            parts.append(card_words(cards[i]))
+            i += 1
+    return ", ".join(parts)
+
+
+def describe(game: Game) -> str:
+    """The position as one plain-text paragraph, for screen readers and for pasting into a
+    message: the stock, the runs removed, then each column's face-down count and face-up cards,
+    in the words of the apps' own descriptions."""
+    stock = len(game.stock_left)
+    if game.removed:
+        kinds = ", ".join(SUIT_NAMES[s] for s in game.removed)
+        runs = f"{_count(game.runs, 'run')} of {game.game.runs_to_win} removed ({kinds})"
+    else:
+        runs = "no runs removed"
+    parts = [f"Stock: {_count(stock, 'card')}, {_count(game.deals_left, 'deal')} left; {runs}."]
+    columns = []
+    for c in range(game.game.columns):
+        down = game.down[c]
+        up = game.face_up(c)
+        if not game.cols[c]:
+            text = "empty"
+        elif not up:
+            text = f"{down} face-down, no face-up card"
+        else:
+            text = f"{down} face-down, then " + _spoken(up)
+        columns.append(f"column {c + 1}: {text}")
+    text = "; ".join(columns)
+    parts.append(text[0].upper() + text[1:] + ".")
+    if game.moves or game.over:
+        parts.append(f"Moves: {game.moves}; score: {game.score}.")
+    return " ".join(parts)
 
 
 def _after(entry: Entry, word: str = "after") -> str:
@@ -99,12 +150,16 @@ class Snapshots:
     ``final``. The board before each refused entry is always kept (unless ``none``).
     """
 
-    def __init__(self, which: str | set[object], style: Style) -> None:
+    def __init__(self, which: str | set[object], style: Style, *, words: bool = False) -> None:
         self.which = which
         self.style = style
+        self.words = words  # describe each position in words instead of drawing it
         self.blocks: list[str] = []
         self._last: tuple[Entry | None, Game] | None = None
         self._last_shown = False
+
+    def show(self, game: Game) -> str:
+        return describe(game) if self.words else board(game, self.style)
 
     def _wanted(self, index: int) -> bool:
         if self.which == "every":
@@ -118,13 +173,13 @@ class Snapshots:
         if refusal is not None and entry is not None:
             self.blocks.append(_refusal_block(entry, refusal))
             if self.which != "none":
-                self.blocks.append(f"Board before entry {entry.index}:\n{board(game, self.style)}")
+                self.blocks.append(f"Board before entry {entry.index}:\n{self.show(game)}")
                 self._last_shown = True
             return
         index = 0 if entry is None else entry.index
         shown = self._wanted(index)
         if shown:
-            self.blocks.append(f"{_entry_label(entry)}:\n{board(game, self.style)}")
+            self.blocks.append(f"{_entry_label(entry)}:\n{self.show(game)}")
         self._last = (entry, game)
         self._last_shown = shown
 
@@ -136,7 +191,7 @@ class Snapshots:
         if "final" in self.which and not self._last_shown:
             entry = self._last[0] if self._last else None
             label = "Final position" if entry is None else f"Final position, {_after(entry)}"
-            self.blocks.append(f"{label}:\n{board(game, self.style)}")
+            self.blocks.append(f"{label}:\n{self.show(game)}")
 
 
 def _refusal_block(entry: Entry, refusal: Refusal) -> str:
@@ -153,7 +208,7 @@ def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) ->
     g = report.game
     out = [
         f"Log      {log.path}",
-        f"Game     {describe_code(log.code)}",
+        f"Game     {describe_deal(log.deal)}",
         f"Rules    {report.rules.name} ({report.rules.app})",
     ]
     if log.player is not None:
@@ -195,8 +250,9 @@ def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) ->
     return "\n".join(out) + "\n"
 
 
-def deal_text(code: GameCode, game: Game, style: Style = Style()) -> str:
-    return f"Game     {describe_code(code)}\n\n{board(game, style)}\n"
+def deal_text(deal: Setup, game: Game, style: Style = Style(), *, words: bool = False) -> str:
+    shown = describe(game) if words else board(game, style)
+    return f"Game     {describe_deal(deal)}\n\n{shown}\n"
 
 
-__all__ = ["Snapshots", "Style", "board", "deal_text", "report_text"]
+__all__ = ["Snapshots", "Style", "board", "deal_text", "describe", "describe_deal", "report_text"]

@@ -79,7 +79,8 @@ class Report:
         """The contract's report object, keys in the contract's order."""
         g = self.game
         return {
-            "game": self.log.code.canonical,
+            "game": None if self.log.code is None else self.log.code.canonical,
+            "deal_id": self.log.deal.deal_id,
             "rules": self.rules.name,
             "result": self.result,
             "moves": g.moves,
@@ -125,9 +126,9 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
         rules = RULESETS[log.rules] if log.rules else CLASSIC
         line = log.rules_line or log.game_line
     try:
-        check_playable(rules, log.code.game, log.code.suits)
+        check_playable(rules, log.deal.game, log.deal.suits)
     except ValueError as err:
-        raise RulesError(f"{err} (game {log.code.canonical})", line) from err
+        raise RulesError(f"{err} ({log.deal.name})", line) from err
     return rules
 
 
@@ -146,7 +147,7 @@ def replay(
     entry (refusal None) and, before the position changes, each refused one."""
     if rules is None:
         rules = choose_rules(log)
-    game = Game.from_code(log.code, rules)
+    game = Game.from_setup(log.deal, rules)
     if observe is not None:
         observe(game, None, None)
     illegal: list[Illegal] = []

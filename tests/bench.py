@@ -11,7 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-from spidercli.codes import deal_layout
 from spidercli.engine import Game, perft
 from spidercli.movelog import load_log, parse_log
 from spidercli.replay import choose_rules, replay
@@ -26,12 +25,12 @@ def bench_engine(seconds: float = 3.0) -> float:
     for path in FIXTURES:
         log = load_log(path)
         rules = choose_rules(log)
-        games.append((deal_layout(log.code), rules, log.code, [e.action for e in log.entries]))
+        games.append((log.deal, rules, [e.action for e in log.entries]))
     done = 0
     spent = 0.0
     while spent < seconds:
-        for layout, rules, code, actions in games:
-            game = Game.from_layout(layout, rules, suits=code.suits, permissive=code.permissive)
+        for deal, rules, actions in games:
+            game = Game.from_setup(deal, rules)
             play = game.play
             start = time.perf_counter()
             for action in actions:
@@ -44,7 +43,7 @@ def bench_engine(seconds: float = 3.0) -> float:
 def bench_perft() -> float:
     """Generated moves made and unmade per second (perft, depth 4)."""
     log = load_log(ROOT / "fixtures" / "spider-4suit-permissive.yaml")
-    game = Game.from_code(log.code, choose_rules(log))
+    game = Game.from_setup(log.deal, choose_rules(log))
     start = time.perf_counter()
     nodes = sum(perft(game, d) for d in (1, 2, 3, 4))
     return nodes / (time.perf_counter() - start)

@@ -58,6 +58,7 @@ def test_replay_json(name: str, snapshot: SnapshotAssertion) -> None:
     report = json.loads(result.stdout)
     assert list(report) == [
         "game",
+        "deal_id",
         "rules",
         "result",
         "moves",
@@ -219,6 +220,12 @@ def test_bad_input(name: str, snapshot: SnapshotAssertion) -> None:
         ("unknown-rules.yaml", 2),
         ("rules-not-for-game.yaml", 3),
         ("bad-expect.yaml", 3),
+        ("deal-and-game.yaml", 2),
+        ("deal-bad-card.yaml", 4),
+        ("deal-column-size.yaml", 4),
+        ("deal-duplicate-card.yaml", 15),
+        ("deal-unknown-game.yaml", 2),
+        ("deal-wrong-suit.yaml", 5),
     ],
 )
 def test_bad_input_names_the_line(name: str, line: int) -> None:

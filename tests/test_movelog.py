@@ -47,7 +47,7 @@ def test_entries_keep_their_lines() -> None:
         (2, 6, "deal"),
         (3, 7, "tap 3"),
     ]
-    assert log.code.canonical == "SP1-S1C-AAAAAAD"
+    assert log.deal.name == "SP1-S1C-AAAAAAD"
     assert log.game_line == 2
 
 

@@ -42,7 +42,7 @@ DUEL_RULES = {"nothing-to-flip", "undo-after-flip", "undo-after-deal"}
 
 def duel_version(actions: list[Action]) -> list[str]:
     """The classic game's actions, with the flips duel wants made by hand."""
-    game = Game.from_code(load_log(SOURCE).code, DUEL)
+    game = Game.from_setup(load_log(SOURCE).deal, DUEL)
     out: list[str] = []
     for action in actions:
         game.apply(action)
@@ -56,7 +56,7 @@ def duel_version(actions: list[Action]) -> list[str]:
 
 def find(rule: str, texts: list[str], rules: Ruleset) -> tuple[list[str], str] | None:
     log = load_log(SOURCE)
-    game = Game.from_code(log.code, rules)
+    game = Game.from_setup(log.deal, rules)
     if rule == "game-over":
         return ["finish"], "deal"
     for i in range(len(texts) + 1):
@@ -97,7 +97,7 @@ def main() -> None:
             f"# Refused with {rule}: a legal prefix of fixtures/spider-1suit-win.yaml"
             + (" (duel: flips by hand)" if is_duel else ""),
             "# then the refused action. Written by tests/tools/make_fixtures.py.",
-            f"game: {log.code.canonical}",
+            f"game: {log.deal.name}",
         ]
         if is_duel:
             lines.append("rules: duel")
@@ -115,14 +115,14 @@ def write_ruleset_games() -> None:
         ("duel", DUEL, duel_version([e.action for e in log.entries])),
         ("pavouk", PAVOUK, [e.text for e in log.entries]),
     ):
-        game = Game.from_code(log.code, rules)
+        game = Game.from_setup(log.deal, rules)
         for text in texts:
             game.apply(parse_action(text))
         lines = [
             f"# The game of fixtures/spider-1suit-win.yaml under {name} rules"
             + (", every flip made by hand." if name == "duel" else "."),
             "# Written by tests/tools/make_fixtures.py.",
-            f"game: {log.code.canonical}",
+            f"game: {log.deal.name}",
             f"rules: {name}",
             "expect:",
             f"  result: {game.result}",
