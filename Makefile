@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench snapshots clean
+.PHONY: demo test lint bench bench-solver snapshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/spidercli replay fixtures/spider-1suit-win.yaml --show 0,200,final
+	$(BIN)/spidercli replay fixtures/example-spider-1suit-117.yaml --show 0,60,final
 
 test: $(STAMP)
 	COLUMNS=100 $(BIN)/python -m pytest
@@ -26,6 +26,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench
+
+# Solve 50 fixed deals per suit count (1, 2, 4) with a 60 s budget each, two at a time.
+bench-solver: $(STAMP)
+	$(BIN)/python -m tests.bench_solver --jobs 2
 
 # Refresh the syrupy snapshots after an intended change of output; review the diff.
 snapshots: $(STAMP)

@@ -194,6 +194,151 @@ def deal(
     sys.stdout.write(deal_text(parsed, game, style, words=describe))
 
 
+def _progress_printer() -> Any:
+    """A live progress line on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(p: Any) -> None:
+        sys.stderr.write(
+            f"\r  {p.states:>10,} states  {p.rate:>8,.0f}/s  runs {p.best_runs}  "
+            f"face-down {p.best_down}  deals {p.best_deals}  {p.seconds:6.1f} s "
+        )
+        sys.stderr.flush()
+
+    return show
+
+
+def _clear_progress(printer: Any) -> None:
+    if printer is not None:
+        sys.stderr.write("\r" + " " * 90 + "\r")
+        sys.stderr.flush()
+
+
+@app.command()
+def solve(
+    code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.")],
+    rules: Annotated[
+        str, typer.Option("--rules", help="Ruleset the log is written for (classic, duel, pavouk).")
+    ] = "classic",
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Give up after this many seconds.", min=0.01)
+    ] = 60.0,
+    max_states: Annotated[
+        int | None,
+        typer.Option(
+            "--max-states", help="Give up after this many positions (a fixed budget).", min=1
+        ),
+    ] = None,
+    output: Annotated[
+        str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
+    ] = None,
+) -> None:
+    """Search for a win and print it as a move log that `replay` verifies.
+
+    Exit status 0 solved, 1 no win found (proven unwinnable, or the budget ran out), 2 bad input.
+    """
+    from spidercli.codes import CodeError, Setup, parse_code
+    from spidercli.movelog import format_log
+    from spidercli.rules import check_playable, ruleset_named
+    from spidercli.solution import solve_setup
+
+    try:
+        setup = Setup.from_code(parse_code(code))
+        ruleset = ruleset_named(rules)
+        check_playable(ruleset, setup.game, setup.suits)
+    except (CodeError, ValueError) as err:
+        _fail(str(err), None, False)
+    printer = _progress_printer()
+    try:
+        solved = solve_setup(setup, ruleset, timeout=timeout, max_states=max_states, report=printer)
+    finally:
+        _clear_progress(printer)
+    p = solved.progress
+    done = f"{p.states:,} states in {p.seconds:.2f} s"
+    if solved.actions is None:
+        if solved.exhaustive:
+            print(
+                f"spidercli: {setup.name} cannot be won: every line of play was searched ({done})",
+                file=sys.stderr,
+            )
+        else:
+            print(
+                f"spidercli: no win found for {setup.name} within the budget ({done}); the "
+                "search gave up, which proves nothing",
+                file=sys.stderr,
+            )
+        raise typer.Exit(1)
+    g = solved.game
+    text = format_log(
+        setup.name,
+        [str(a) for a in solved.actions],
+        rules=ruleset.name,
+        expect={"result": "won", "moves": g.moves, "score": g.score, "runs": g.runs},
+        comment=f"A win found by spidercli solve: {g.moves} moves, score {g.score}.",
+    )
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        from spidercli.files import write_atomic
+
+        try:
+            write_atomic(output, text)
+        except OSError as err:
+            _fail(f"{output}: cannot be written: {err.strerror or err}", None, False)
+    print(
+        f"spidercli: solved {setup.name} in {g.moves} moves, score {g.score} ({done})",
+        file=sys.stderr,
+    )
+
+
+@app.command()
+def hint(
+    log: Annotated[str, typer.Argument(help="The YAML move log.", show_default=False)],
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", help="Ruleset (classic, duel, pavouk); overrides the log's."),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds to search for a win.", min=0.01)
+    ] = 5.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
+) -> None:
+    """Replay a log and name the best next move (never a deal), with the reason."""
+    from spidercli.movelog import LogError, load_log
+    from spidercli.replay import RulesError, choose_rules
+    from spidercli.replay import replay as run_replay
+    from spidercli.solution import hint as find_hint
+
+    try:
+        parsed = load_log(log)
+        ruleset = choose_rules(parsed, rules)
+    except LogError as err:
+        _fail(str(err), err.line, as_json)
+    except RulesError as err:
+        where = f"{log}, line {err.line}: " if err.line else f"{log}: "
+        _fail(where + str(err), err.line, as_json)
+    report = run_replay(parsed, rules=ruleset)
+    if report.illegal:
+        bad = report.illegal[0]
+        message = (
+            f"{log}, line {bad.entry.line}: entry {bad.entry.index} `{bad.entry.text}` is refused "
+            f"({bad.refusal.rule}): {bad.refusal.message}; no hint for an invalid log"
+        )
+        if as_json:
+            _dump({"error": {"message": message, "line": bad.entry.line}})
+        print(f"spidercli: {message}", file=sys.stderr)
+        raise typer.Exit(1)
+    found = find_hint(report.game, timeout=timeout)
+    if as_json:
+        _dump(found.to_json())
+        return
+    if found.action is None:
+        print(f"No move to suggest: {'; '.join(found.reasons)}.")
+    else:
+        print(f"Hint: {found.action}  ({'; '.join(found.reasons)})")
+
+
 @app.callback(invoke_without_command=True)
 def _root(
     ctx: typer.Context,

@@ -469,3 +469,27 @@ def load_log(path: str | Path) -> MoveLog:
             "is not UTF-8 text: a move log must be UTF-8 YAML", path=name, line=line
         ) from err
     return parse_log(text, name)
+
+
+def format_log(
+    game: str,
+    moves: list[str],
+    *,
+    rules: str | None = None,
+    expect: dict[str, object] | None = None,
+    comment: str | None = None,
+) -> str:
+    """A move log's YAML text, in the contract's layout (actions with ``:`` quoted)."""
+    lines = [f"# {line}".rstrip() for line in comment.splitlines()] if comment else []
+    lines.append(f"game: {game}")
+    if rules is not None:
+        lines.append(f"rules: {rules}")
+    if expect:
+        lines.append("expect:")
+        lines.extend(f"  {key}: {value}" for key, value in expect.items())
+    if not moves:
+        lines.append("moves: []")
+    else:
+        lines.append("moves:")
+        lines.extend(f"  - '{m}'" if ":" in m else f"  - {m}" for m in moves)
+    return "\n".join(lines) + "\n"

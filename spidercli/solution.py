@@ -1,0 +1,217 @@
+"""From the solver's line of play to actions any ruleset accepts, and hints.
+
+``solve_setup`` searches a deal and turns the winning steps into log actions: ``S>T`` where the
+contract's inference picks the same count, ``S>T:K`` otherwise, ``deal``, and under ``duel`` a
+``flip N`` after every action that leaves a column ending face-down. Every action is played
+through the engine as it is made, so a solution that reaches the caller is a verified win.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from spidercli.actions import Action, Deal, Flip, Move
+from spidercli.codes import Setup
+from spidercli.engine import Game
+from spidercli.rules import Ruleset
+from spidercli.solver import (
+    Outcome,
+    Progress,
+    Solver,
+    StagedSolver,
+    Step,
+    problem_from_game,
+    shorten,
+)
+
+
+class SolverBugError(RuntimeError):
+    """The solver proposed an action the engine refuses (never expected)."""
+
+
+@dataclass
+class Solved:
+    """A search's result: the winning actions (None when not found) and the final position."""
+
+    outcome: Outcome
+    actions: list[Action] | None
+    game: Game  # the won game, or the starting position when unsolved
+
+    @property
+    def exhaustive(self) -> bool:
+        return self.outcome.exhaustive
+
+    @property
+    def progress(self) -> Progress:
+        return self.outcome.progress
+
+
+def _flip_exposed(game: Game, out: list[Action]) -> None:
+    if game.rules.auto_flip or game.over is not None:
+        return
+    for c, col in enumerate(game.cols):
+        if col and game.down[c] == len(col):
+            out.append(Flip(c + 1))
+            _play(game, out[-1])
+
+
+def _play(game: Game, action: Action) -> None:
+    refusal = game.play(action)
+    if refusal is not None:
+        raise SolverBugError(f"the engine refuses {action}: {refusal}")
+
+
+def actions_for(game: Game, steps: list[Step]) -> list[Action]:
+    """Play ``steps`` on ``game`` (changed in place) and return them as log actions."""
+    out: list[Action] = []
+    _flip_exposed(game, out)
+    for step in steps:
+        if step is None:
+            action: Action = Deal()
+        else:
+            s, t, k = step
+            inferred = game.check_move(s + 1, t + 1, None)
+            action = Move(s + 1, t + 1, None if inferred == k else k)
+        out.append(action)
+        _play(game, action)
+        _flip_exposed(game, out)
+    return out
+
+
+def search(
+    game: Game,
+    *,
+    timeout: float | None,
+    max_states: int | None = None,
+    report: Callable[[Progress], None] | None = None,
+) -> Outcome:
+    """Search for a win from ``game``'s position: deal by deal first, then (when that fails
+    without running out of budget) over every legal move, which can prove a deal unwinnable."""
+    problem = problem_from_game(game)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    outcome = StagedSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
+    if outcome.steps is not None or outcome.progress.phase == "gave up":
+        return outcome
+    spent = outcome.progress.states
+    rest = None if max_states is None else max(max_states - spent, 0)
+    proof = Solver(problem).solve(max_states=rest, deadline=deadline, report=report)
+    proof.progress.states += spent
+    return proof
+
+
+def solve_setup(
+    setup: Setup,
+    rules: Ruleset,
+    *,
+    timeout: float | None = 60.0,
+    max_states: int | None = None,
+    report: Callable[[Progress], None] | None = None,
+) -> Solved:
+    start = Game.from_setup(setup, rules)
+    outcome = search(start, timeout=timeout, max_states=max_states, report=report)
+    if outcome.steps is None:
+        return Solved(outcome, None, start)
+    solver = StagedSolver(problem_from_game(start))
+    steps = outcome.steps
+    while True:  # cut detours until none is left
+        shorter = shorten(solver, steps)
+        if len(shorter) >= len(steps):
+            break
+        steps = shorter
+    game = Game.from_setup(setup, rules)
+    actions = actions_for(game, steps)
+    if game.result != "won":
+        raise SolverBugError(f"the solver's line ends {game.result}, not won")
+    return Solved(outcome, actions, game)
+
+
+# ---------------------------------------------------------------------------------- hints
+
+
+@dataclass
+class Hint:
+    action: Action | None  # None: no move helps (a hint never names a deal)
+    reasons: list[str] = field(default_factory=list)
+    wins_in: int | None = None  # moves (and deals) to a win found by the search
+    deal_next: bool = False  # the win found deals before any move
+    searched: bool = False  # a win was found from here
+    progress: Progress | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "action": None if self.action is None else str(self.action),
+            "reasons": self.reasons,
+            "wins_in": self.wins_in,
+            "deal_next": self.deal_next,
+        }
+
+
+def reasons_for(game: Game, s: int, t: int, k: int) -> list[str]:
+    """Why a move helps, in words: what it reveals, empties, builds or completes."""
+    col = game.cols[s]
+    first = col[-k]
+    out = []
+    if k == len(col):
+        out.append(f"empties column {s + 1}")
+    elif game.down[s] == len(col) - k:
+        out.append(f"reveals a card in column {s + 1}")
+    target = game.cols[t]
+    if not target:
+        out.append(f"uses the empty column {t + 1}")
+    elif target[-1] == first + 1:
+        out.append("builds on the same suit")
+    runs = game.runs
+    game.move(s, t, k)
+    if game.runs > runs:
+        out.append("completes a run")
+    game.undo()
+    return out
+
+
+def hint(game: Game, *, timeout: float = 5.0) -> Hint:
+    """The best next action from ``game`` (changed and restored; never a deal)."""
+    if game.over is not None:
+        return Hint(None, [f"the game is over ({game.over})"])
+    if not game.rules.auto_flip:
+        for c, col in enumerate(game.cols):
+            if col and game.down[c] == len(col):
+                return Hint(Flip(c + 1), [f"turns up the face-down card of column {c + 1}"])
+    outcome = search(game, timeout=timeout)
+    steps = outcome.steps
+    if steps:
+        wins_in = sum(1 for _ in steps)
+        first = steps[0]
+        if first is None:
+            return Hint(
+                None, ["no move helps before the next deal"], wins_in, True, True, outcome.progress
+            )
+        s, t, k = first
+        reasons = reasons_for(game, s, t, k)
+        reasons.append(f"a win follows in {wins_in} move{'s' * (wins_in != 1)}")
+        return Hint(_as_move(game, s, t, k), reasons, wins_in, False, True, outcome.progress)
+    # No win found: the move that leads to the best position by the solver's measure.
+    solver = StagedSolver(problem_from_game(game))
+    node = solver.p.start
+    best: tuple[int, Step] | None = None
+    for step in solver._moves(node, False):
+        if step is None:
+            continue
+        score = solver.cost(solver._after_move(node, *step))
+        if best is None or score < best[0]:
+            best = (score, step)
+    if outcome.exhaustive:
+        why = "no win exists from here: every line of play was searched"
+        return Hint(None, [why], progress=outcome.progress)
+    if best is None or best[1] is None or best[0] >= solver.cost(node):
+        why = f"no move improves the position, and no win was found in {timeout:g} s"
+        return Hint(None, [why], progress=outcome.progress)
+    s, t, k = best[1]
+    reasons = reasons_for(game, s, t, k) or ["improves the position"]
+    reasons.append(f"no win found in {timeout:g} s")
+    return Hint(_as_move(game, s, t, k), reasons, progress=outcome.progress)
+
+
+def _as_move(game: Game, s: int, t: int, k: int) -> Move:
+    return Move(s + 1, t + 1, None if game.check_move(s + 1, t + 1, None) == k else k)

@@ -1,0 +1,559 @@
+"""A search that wins deals, and proves some unwinnable.
+
+The solver plays the classic rules' moves (automatic flips, no deal while a column is empty) with
+either move rule; every ruleset's log is made from that line of play afterwards (``duel`` gets its
+manual flips, see ``solution``), and every line is replayed through the engine before anyone sees
+it.
+
+Positions are small immutable values: each column is a ``bytes`` of cards bottom to top (its hash
+is cached, slicing and joining are cheap, unchanged columns are shared between positions), with a
+tuple of face-down counts, the deals done and the runs removed. A position's cost (lower is
+better) is the sum of its columns' costs, memoised since the same column recurs across many
+positions, plus the stock's, minus bonuses for empty columns and removed runs.
+
+``StagedSolver`` (the one ``spidercli solve`` uses) searches deal by deal: between two deals a
+best-first search maps the positions the moves reach, up to a budget; the best few from which a
+deal is legal are dealt from in turn, depth first, backtracking when a branch fails; budgets and
+widths grow on each new pass. ``Solver`` is one best-first search over everything; with every
+legal move (``complete``) and no budget, its exhaustion proves that no win exists.
+
+Moves that cannot improve anything are pruned (``_moves``): a group leaves its parent only to
+reveal a card, empty its column, land on a better parent (same suit where it sat on another suit,
+one rank higher where it sat on a break) or lengthen a one-suit run; it goes to an empty column
+only whole, to the leftmost empty column, and never as a whole column (splits are allowed to fill
+columns before a deal). ``shorten`` then cuts detours out of the line found.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# A position: columns, face-down counts, deals done, runs removed.
+Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int]
+# A step: (source, target, count), 0-based, or None for a deal.
+Step = tuple[int, int, int] | None
+
+_RUN = tuple(bytes(range(s << 4 | 13, s << 4, -1)) for s in range(4))
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The cost function's weights (lower cost is better). Tuned on the benchmark's deals."""
+
+    face_down: int = 10  # each face-down card
+    brk: int = 6  # a face-up card on one that is not one rank higher
+    off_suit: int = 3  # a face-up card on one rank higher of another suit
+    empty: int = 8  # bonus for each empty column (up to ``empty_cap``)
+    empty_cap: int = 3
+    run: int = 30  # bonus per run removed
+    stock: int = 5  # each card still in the stock
+    length: float = 0.0  # each move made (weight of g in f = h + w*g)
+
+
+@dataclass
+class Progress:
+    """What the search has done so far: for the live progress line and the final report."""
+
+    states: int = 0
+    seconds: float = 0.0
+    best_runs: int = 0
+    best_down: int = 10**9
+    best_deals: int = 0
+    phase: str = "pruned"
+
+    @property
+    def rate(self) -> float:
+        return self.states / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``steps`` is the winning line (None when none was found); ``exhaustive`` says the whole
+    space of legal play was searched, so no win exists."""
+
+    steps: list[Step] | None
+    exhaustive: bool
+    progress: Progress
+
+
+class Problem:
+    """A position to solve from, and the rules of the search."""
+
+    def __init__(
+        self,
+        columns: list[bytes],
+        down: list[int],
+        deal_chunks: list[bytes],
+        *,
+        permissive: bool,
+        runs: int,
+        runs_to_win: int,
+    ) -> None:
+        self.start: Node = (tuple(columns), tuple(down), 0, runs)
+        self.chunks = tuple(deal_chunks)
+        self.permissive = permissive
+        self.runs_to_win = runs_to_win
+        self.ncols = len(columns)
+
+
+def _column_cost(col: bytes, d: int, w: Weights, permissive: bool) -> int:
+    n = len(col)
+    if n == 0:
+        return 0
+    cost = w.face_down * d
+    brk = w.brk
+    off = w.off_suit
+    for i in range(d, n - 1):
+        a = col[i]
+        b = col[i + 1]
+        if b != a - 1:
+            cost += off if (b & 15) == (a & 15) - 1 else brk
+    return cost
+
+
+class Solver:
+    def __init__(self, problem: Problem, weights: Weights | None = None) -> None:
+        self.p = problem
+        self.w = weights or Weights()
+        self._col_cost: dict[tuple[bytes, int], int] = {}
+
+    # ------------------------------------------------------------------ evaluation
+
+    def cost(self, node: Node) -> int:
+        cols, down, dealt, runs = node
+        w = self.w
+        memo = self._col_cost
+        total = 0
+        empties = 0
+        permissive = self.p.permissive
+        for col, d in zip(cols, down, strict=True):
+            if not col:
+                empties += 1
+                continue
+            key = (col, d)
+            c = memo.get(key)
+            if c is None:
+                c = memo[key] = _column_cost(col, d, w, permissive)
+            total += c
+        total -= w.empty * min(empties, w.empty_cap)
+        total -= w.run * runs
+        chunks = self.p.chunks
+        for i in range(dealt, len(chunks)):
+            total += w.stock * len(chunks[i])
+        return total
+
+    # ------------------------------------------------------------------ effects
+
+    def _after_move(self, node: Node, s: int, t: int, k: int) -> Node:
+        cols, down, dealt, runs = node
+        src = cols[s]
+        n = len(src)
+        group = src[n - k :]
+        new_src = src[: n - k]
+        dst = cols[t] + group
+        lst = list(cols)
+        dn = list(down)
+        lst[s] = new_src
+        if new_src and dn[s] >= len(new_src):
+            dn[s] = len(new_src) - 1
+        if (dst[-1] & 15) == 1 and len(dst) - dn[t] >= 13 and dst.endswith(_RUN[dst[-1] >> 4]):
+            dst = dst[:-13]
+            runs += 1
+            if dst and dn[t] >= len(dst):
+                dn[t] = len(dst) - 1
+        lst[t] = dst
+        return (tuple(lst), tuple(dn), dealt, runs)
+
+    def _after_deal(self, node: Node) -> Node:
+        cols, down, dealt, runs = node
+        chunk = self.p.chunks[dealt]
+        lst = list(cols)
+        dn = list(down)
+        for i, card in enumerate(chunk):
+            col = lst[i] + bytes((card,))
+            if card & 15 == 1 and len(col) - dn[i] >= 13 and col.endswith(_RUN[card >> 4]):
+                col = col[:-13]
+                runs += 1
+                if col and dn[i] >= len(col):
+                    dn[i] = len(col) - 1
+            lst[i] = col
+        return (tuple(lst), tuple(dn), dealt + 1, runs)
+
+    # ------------------------------------------------------------------ move generation
+
+    def _moves(self, node: Node, complete: bool) -> list[Step]:
+        """The moves worth trying (every legal one when ``complete``), and the deal if legal."""
+        cols, down, dealt, _ = node
+        ncols = self.p.ncols
+        permissive = self.p.permissive
+        empties = [i for i in range(ncols) if not cols[i]]
+        first_empty = empties[0] if empties else -1
+        stock_left = dealt < len(self.p.chunks)
+        # Each non-empty column's trailing one-suit run (face-up), for the consolidation rule.
+        trail = [0] * ncols
+        for t in range(ncols):
+            col = cols[t]
+            n = len(col)
+            if n:
+                j = n - 1
+                lo = down[t]
+                while j > lo and col[j - 1] == col[j] + 1:
+                    j -= 1
+                trail[t] = n - j
+        out: list[Step] = []
+        for s in range(ncols):
+            col = cols[s]
+            n = len(col)
+            if not n:
+                continue
+            d = down[s]
+            up = n - d
+            same = trail[s]  # one-suit run at the end
+            m = same
+            if permissive:
+                i = n - m
+                while m < up and (col[i - 1] & 15) == (col[i] & 15) + 1:
+                    m += 1
+                    i -= 1
+            top_rank = col[-1] & 15
+            for t in range(ncols):
+                if t == s:
+                    continue
+                tc = cols[t]
+                if not tc:
+                    continue
+                last = tc[-1]
+                k = (last & 15) - top_rank
+                if k < 1 or k > m:
+                    continue
+                if complete:
+                    out.append((s, t, k))
+                    continue
+                first = col[n - k]
+                if k == up:
+                    out.append((s, t, k))  # reveals a card or empties the column
+                    continue
+                parent = col[n - k - 1]
+                before = 0 if parent == first + 1 else 1 if (parent & 15) == (first & 15) + 1 else 2
+                after = 0 if last == first + 1 else 1
+                if after < before or (before == 0 and after == 0 and trail[t] + k > same):
+                    out.append((s, t, k))
+            if first_empty >= 0 and not (d == 0 and m == n and not complete):
+                if complete:
+                    for t in empties:
+                        if t != s:
+                            for k in range(1, m + 1):
+                                out.append((s, t, k))
+                    continue
+                t = first_empty
+                if t == s:
+                    t = empties[1] if len(empties) > 1 else -1
+                if t < 0:
+                    continue
+                out.append((s, t, m))
+                if permissive and same < m:
+                    out.append((s, t, same))
+                if stock_left:  # columns must be filled before a deal: allow splits
+                    for k in range(1, m):
+                        if k != same:
+                            out.append((s, t, k))
+        if stock_left and not empties:
+            out.append(None)
+        return out
+
+    # ------------------------------------------------------------------ search
+
+    def solve(
+        self,
+        *,
+        max_states: int | None = None,
+        deadline: float | None = None,
+        report: Callable[[Progress], None] | None = None,
+        report_every: float = 0.25,
+    ) -> Outcome:
+        progress = Progress()
+        start = time.monotonic()
+        for complete in (False, True):
+            progress.phase = "complete" if complete else "pruned"
+            result = self._search(
+                complete, progress, start, max_states, deadline, report, report_every
+            )
+            if result is not None:
+                return Outcome(result, False, progress)
+            if progress.phase == "gave up":
+                return Outcome(None, False, progress)
+        return Outcome(None, True, progress)
+
+    def _search(
+        self,
+        complete: bool,
+        progress: Progress,
+        start: float,
+        max_states: int | None,
+        deadline: float | None,
+        report: Callable[[Progress], None] | None,
+        report_every: float,
+    ) -> list[Step] | None:
+        p = self.p
+        goal = p.runs_to_win
+        length = self.w.length
+        cost = self.cost
+        after_move = self._after_move
+        after_deal = self._after_deal
+        moves = self._moves
+        root = p.start
+        if root[3] >= goal:
+            return []
+        nodes: list[Node] = [root]
+        parent: list[int] = [-1]
+        step_of: list[Step] = [None]
+        depth: list[int] = [0]
+        seen = {(root[0], root[1], root[2])}
+        heap: list[tuple[float, int, int]] = [(cost(root), 0, 0)]
+        counter = 0
+        next_report = time.monotonic() + report_every
+        pop = heapq.heappop
+        push = heapq.heappush
+        while heap:
+            _, _, idx = pop(heap)
+            node = nodes[idx]
+            progress.states += 1
+            if progress.states & 255 == 0:
+                now = time.monotonic()
+                progress.seconds = now - start
+                if (deadline is not None and now >= deadline) or (
+                    max_states is not None and progress.states >= max_states
+                ):
+                    progress.phase = "gave up"
+                    return None
+                if report is not None and now >= next_report:
+                    next_report = now + report_every
+                    report(progress)
+            g = depth[idx] + 1
+            for step in moves(node, complete):
+                child = after_deal(node) if step is None else after_move(node, *step)
+                key = (child[0], child[1], child[2])
+                if key in seen:
+                    continue
+                seen.add(key)
+                runs = child[3]
+                if runs > progress.best_runs:
+                    progress.best_runs = runs
+                nodes.append(child)
+                parent.append(idx)
+                step_of.append(step)
+                depth.append(g)
+                cid = len(nodes) - 1
+                if runs >= goal:
+                    progress.seconds = time.monotonic() - start
+                    return _path(cid, parent, step_of)
+                down_total = sum(child[1])
+                if down_total < progress.best_down:
+                    progress.best_down = down_total
+                if child[2] > progress.best_deals:
+                    progress.best_deals = child[2]
+                counter -= 1
+                push(heap, (cost(child) + length * g, counter, cid))
+        progress.seconds = time.monotonic() - start
+        return None
+
+
+def shorten(solver: Solver, steps: list[Step], reach: int = 2) -> list[Step]:
+    """Cut detours out of a winning line: wherever a later position of the line can be reached
+    from an earlier one in at most ``reach`` legal actions fewer than the line takes, splice."""
+    nodes = [solver.p.start]
+    for step in steps:
+        nodes.append(
+            solver._after_deal(nodes[-1]) if step is None else solver._after_move(nodes[-1], *step)
+        )
+    index = {(n[0], n[1], n[2]): i for i, n in enumerate(nodes)}  # the last visit of each
+    out: list[Step] = []
+    i = 0
+    end = len(nodes) - 1
+    while i < end:
+        best_j, best_line = i + 1, [steps[i]]
+        frontier: list[tuple[Node, list[Step]]] = [(nodes[i], [])]
+        for d in range(1, reach + 1):
+            nxt = []
+            for node, line in frontier:
+                for step in solver._moves(node, True):
+                    child = (
+                        solver._after_deal(node)
+                        if step is None
+                        else solver._after_move(node, *step)
+                    )
+                    j = index.get((child[0], child[1], child[2]))
+                    if child[3] >= solver.p.runs_to_win:
+                        j = end
+                    if j is not None and j - i > d and j - i - d > best_j - i - len(best_line):
+                        best_j, best_line = j, [*line, step]
+                    nxt.append((child, [*line, step]))
+            frontier = nxt
+        out.extend(best_line)
+        i = best_j
+    return out
+
+
+def _path(idx: int, parent: list[int], step_of: list[Step]) -> list[Step]:
+    steps: list[Step] = []
+    while parent[idx] >= 0:
+        steps.append(step_of[idx])
+        idx = parent[idx]
+    steps.reverse()
+    return steps
+
+
+def problem_from_game(game: object) -> Problem:
+    """The position of an engine ``Game`` (classic-style: every column's last card face-up)."""
+    from spidercli.engine import Game
+
+    assert isinstance(game, Game)
+    offsets = [0]
+    for size in game.game.deal_sizes:
+        offsets.append(offsets[-1] + size)
+    chunks = [
+        bytes(game.stock[offsets[i] : offsets[i + 1]])
+        for i in range(game.deals_done, len(game.game.deal_sizes))
+    ]
+    return Problem(
+        [bytes(c) for c in game.cols],
+        list(game.down),
+        chunks,
+        permissive=game.permissive,
+        runs=game.runs,
+        runs_to_win=game.game.runs_to_win,
+    )
+
+
+class _Stop(Exception):
+    pass
+
+
+class StagedSolver(Solver):
+    """Search deal by deal: between two deals a best-first search maps the positions the moves
+    reach (up to a budget), the best few from which a deal is legal are tried in turn, and the
+    search goes on after each deal (backtracking when a branch fails)."""
+
+    def solve(
+        self,
+        *,
+        max_states: int | None = None,
+        deadline: float | None = None,
+        report: Callable[[Progress], None] | None = None,
+        report_every: float = 0.25,
+    ) -> Outcome:
+        self.progress = Progress()
+        self.start_time = time.monotonic()
+        self.deadline = deadline
+        self.max_states = max_states
+        self.report = report
+        self.next_report = self.start_time + report_every
+        self.report_every = report_every
+        try:
+            for budget, width in ((3000, 2), (15000, 3), (60000, 4), (250000, 6), (10**7, 8)):
+                self.budget = budget
+                self.width = width
+                found = self._rec(self.p.start)
+                if found is not None:
+                    self.progress.seconds = time.monotonic() - self.start_time
+                    return Outcome(found, False, self.progress)
+        except _Stop:
+            self.progress.phase = "gave up"
+        self.progress.seconds = time.monotonic() - self.start_time
+        return Outcome(None, False, self.progress)
+
+    def _tick(self) -> None:
+        pr = self.progress
+        pr.states += 1
+        if pr.states & 255 == 0:
+            now = time.monotonic()
+            pr.seconds = now - self.start_time
+            if (self.deadline is not None and now >= self.deadline) or (
+                self.max_states is not None and pr.states >= self.max_states
+            ):
+                raise _Stop
+            if self.report is not None and now >= self.next_report:
+                self.next_report = now + self.report_every
+                self.report(pr)
+
+    def _rec(self, node: Node) -> list[Step] | None:
+        win, cands = self._level(node)
+        if win is not None:
+            return win
+        for path, cand in cands:
+            if cand[2] + 1 > self.progress.best_deals:
+                self.progress.best_deals = cand[2] + 1
+            rest = self._rec(self._after_deal(cand))
+            if rest is not None:
+                return [*path, None, *rest]
+        return None
+
+    def _level(self, root: Node) -> tuple[list[Step] | None, list[tuple[list[Step], Node]]]:
+        goal = self.p.runs_to_win
+        if len(self._col_cost) > 500_000:  # bound the memo's memory
+            self._col_cost.clear()
+        if root[3] >= goal:
+            return [], []
+        cost = self.cost
+        after_move = self._after_move
+        moves = self._moves
+        can_deal = root[2] < len(self.p.chunks)
+        nodes: list[Node] = [root]
+        parent: list[int] = [-1]
+        step_of: list[Step] = [None]
+        depth: list[int] = [0]
+        seen = {(root[0], root[1]): 0}
+        heap: list[tuple[int, int, int]] = [(cost(root), 0, 0)]
+        best: list[tuple[int, int, int]] = []  # max-heap by cost (negated), the deal candidates
+        width = self.width
+        counter = 0
+        expanded = 0
+        budget = self.budget
+        pr = self.progress
+        tick = self._tick
+        while heap and expanded < budget:
+            c, _, idx = heapq.heappop(heap)
+            node = nodes[idx]
+            tick()
+            expanded += 1
+            if can_deal and all(node[0]):
+                entry = (-c, -idx, idx)
+                if len(best) < width:
+                    heapq.heappush(best, entry)
+                elif entry > best[0]:
+                    heapq.heapreplace(best, entry)
+            g = depth[idx] + 1
+            for step in moves(node, False):
+                if step is None:
+                    continue
+                child = after_move(node, *step)
+                key = (child[0], child[1])
+                old = seen.get(key)
+                if old is not None:
+                    # Met again by a shorter line: keep the shorter (parents stay shallower
+                    # than their children, so the parent links never form a cycle).
+                    if g < depth[old]:
+                        parent[old] = idx
+                        step_of[old] = step
+                        depth[old] = g
+                    continue
+                cid = len(nodes)
+                seen[key] = cid
+                nodes.append(child)
+                parent.append(idx)
+                step_of.append(step)
+                depth.append(g)
+                if child[3] > pr.best_runs:
+                    pr.best_runs = child[3]
+                if child[3] >= goal:
+                    return _path(cid, parent, step_of), []
+                down_total = sum(child[1])
+                if down_total < pr.best_down:
+                    pr.best_down = down_total
+                counter -= 1
+                heapq.heappush(heap, (cost(child), counter, cid))
+        ranked = sorted(best, reverse=True)
+        return None, [(_path(i, parent, step_of), nodes[i]) for _, _, i in ranked]

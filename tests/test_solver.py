@@ -1,0 +1,271 @@
+"""The solver, `spidercli solve` and `spidercli hint`: wins that replay, proofs, pruning that
+stays inside the rules, determinism, and the worked examples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from spidercli.codes import Setup, parse_code, seed_letters
+from spidercli.engine import Game
+from spidercli.movelog import load_log, parse_log
+from spidercli.replay import replay
+from spidercli.rules import CLASSIC, DUEL, PAVOUK
+from spidercli.solution import actions_for, hint, search, solve_setup
+from spidercli.solver import Problem, Solver, StagedSolver, problem_from_game, shorten
+from tests.helpers import position
+from tests.test_cli import FIXTURES, run
+
+# ------------------------------------------------------------------------ the search
+
+
+@pytest.mark.parametrize(
+    ("code", "rules"),
+    [
+        ("SP1-S1C-AAAAAAB", CLASSIC),
+        ("SP1-S1C-AAAAAAB", DUEL),
+        ("SP1-S1C-AAAAAAB", PAVOUK),
+        ("SP2-S1C-AAAAAAC", CLASSIC),
+        ("SP2-S1P-AAAAAAC", CLASSIC),
+        ("SD1-S1-AAAAAAC", CLASSIC),
+        ("SD2-S1P-AAAAAAE", CLASSIC),
+    ],
+)
+def test_solutions_replay_as_wins(code: str, rules: object) -> None:
+    setup = Setup.from_code(parse_code(code))
+    solved = solve_setup(setup, rules, timeout=60)  # type: ignore[arg-type]
+    assert solved.actions is not None
+    game = Game.from_setup(setup, rules)  # type: ignore[arg-type]
+    for action in solved.actions:
+        assert game.play(action) is None
+    assert game.result == "won"
+    assert game.score == solved.game.score and game.moves == solved.game.moves
+
+
+def test_duel_solutions_flip_by_hand() -> None:
+    solved = solve_setup(Setup.from_code(parse_code("SP1-S1C-AAAAAAB")), DUEL, timeout=60)
+    assert solved.actions is not None
+    assert any(str(a).startswith("flip ") for a in solved.actions)
+
+
+def test_the_search_is_deterministic() -> None:
+    setup = Setup.from_code(parse_code("SP2-S1C-AAAAAAD"))
+    first = solve_setup(setup, CLASSIC, timeout=60)
+    second = solve_setup(setup, CLASSIC, timeout=60)
+    assert first.actions is not None and first.actions == second.actions
+
+
+def test_an_unwinnable_position_is_proven_so() -> None:
+    # Five loose cards and two empty columns; one run is wanted and no suit is complete.
+    cols = [b"\x01", b"\x12", bytes([0x03, 0x2D]), b"", b"", b"\x35", b"\x14"]
+    problem = Problem(cols, [0, 0, 1, 0, 0, 0, 0], [], permissive=False, runs=0, runs_to_win=1)
+    assert StagedSolver(problem).solve().exhaustive is False  # the staged search proves nothing
+    outcome = Solver(problem).solve()
+    assert outcome.steps is None and outcome.exhaustive
+    assert outcome.progress.states > 1000  # it really went through the positions
+
+
+def test_a_budget_gives_up_without_claiming_a_proof() -> None:
+    game = Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC)
+    outcome = search(game, timeout=None, max_states=300)
+    assert outcome.steps is None and not outcome.exhaustive
+    assert outcome.progress.phase == "gave up"
+
+
+def test_a_won_position_needs_no_steps() -> None:
+    log = load_log(FIXTURES / "spiderette-1suit-win.yaml")
+    game = replay(log).game
+    assert game.result == "won"
+    assert StagedSolver(problem_from_game(game)).solve().steps == []
+
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(
+    st.sampled_from(["SP1-S1C", "SP2-S1C", "SP2-S1P", "SP4-S1C", "SD4-S1", "SD2-S1P"]),
+    st.integers(0, 26**7 - 1),
+    st.lists(st.integers(0, 10**6), max_size=80),
+)
+def test_generator_matches_the_engine(prefix: str, seed: int, choices: list[int]) -> None:
+    """With ``complete``, the solver's moves are exactly the engine's legal moves (and the deal
+    when legal); pruned moves are a subset; the solver's effects match the engine's."""
+    game = Game.from_code(parse_code(f"{prefix}-{seed_letters(seed)}"), CLASSIC)
+    for choice in choices:
+        solver = Solver(problem_from_game(game))
+        node = solver.p.start
+        complete = solver._moves(node, True)
+        legal = set(game.legal_moves())
+        assert {m for m in complete if m is not None} == legal
+        assert (None in complete) == (game.check_deal() is None)
+        assert set(solver._moves(node, False)) <= set(complete)
+        if not complete:
+            break
+        step = complete[choice % len(complete)]
+        child = solver._after_deal(node) if step is None else solver._after_move(node, *step)
+        if step is None:
+            game.deal()
+        else:
+            game.move(*step)
+        mirror = problem_from_game(game).start
+        assert child[:2] == mirror[:2] and child[3] == mirror[3]
+
+
+def test_shorten_cuts_a_detour() -> None:
+    game = Game.from_code(parse_code("SP1-S1C-AAAAAAA"), CLASSIC)
+    solver = StagedSolver(problem_from_game(game))
+    steps = solver.solve().steps
+    assert steps is not None
+    # A detour: some move and straight back, inserted before the line.
+    first = next(s for s in steps if s is not None)
+    s, t, k = first
+    detour = [first, (t, s, k)] if game.down[s] < len(game.cols[s]) - k else []
+    longer = detour + steps
+    short = shorten(solver, longer)
+    assert len(short) <= len(steps)
+    assert actions_for(Game.from_code(parse_code("SP1-S1C-AAAAAAA"), CLASSIC), short)
+
+
+# ------------------------------------------------------------------------ the commands
+
+
+def test_solve_prints_a_log_that_replays(tmp_path: Path) -> None:
+    result = run("solve", "SP1-S1C-AAAAAAB")
+    assert result.exit_code == 0, result.output
+    log = parse_log(result.stdout, "solved.yaml")
+    report = replay(log)
+    assert report.ok and report.result == "won"
+    assert log.expect is not None and log.expect.moves == report.game.moves
+    out = tmp_path / "s.yaml"
+    again = run("solve", "sp1-s1c-aaaaaab", "-o", str(out))
+    assert again.exit_code == 0
+    assert out.read_text() == result.stdout  # deterministic, and -o writes the same text
+    checked = run("replay", str(out), "--json")
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["result"] == "won"
+
+
+def test_solve_under_duel_writes_a_duel_log() -> None:
+    result = run("solve", "SP1-S1C-AAAAAAB", "--rules", "duel")
+    assert result.exit_code == 0
+    assert "rules: duel" in result.stdout and "flip " in result.stdout
+    assert replay(parse_log(result.stdout)).ok
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["SP3-S1C-AAAAAAA"], "not a game code"),
+        (["SP4-S1C-AAAAAAA", "--rules", "duel"], "1 or 2 suits"),
+        (["SD1-S1-AAAAAAA", "--rules", "pavouk"], "Spider only"),
+        (["SP1-S1C-AAAAAAA", "--rules", "nope"], "unknown ruleset"),
+    ],
+)
+def test_solve_bad_input(args: list[str], words: str) -> None:
+    result = run("solve", *args)
+    assert result.exit_code == 2
+    assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_solve_gives_up_with_status_1() -> None:
+    result = run("solve", "SP4-S1C-AAAAAAB", "--max-states", "200")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "gave up, which proves nothing" in result.stderr
+
+
+def _halfway(tmp_path: Path) -> Path:
+    """The 2-suit worked example cut after 60 entries: a position known to be winnable."""
+    lines = (FIXTURES / "example-spider-2suit.yaml").read_text().splitlines()
+    start = lines.index("moves:")
+    kept = [line for line in lines[:start] if line.startswith("game:")]
+    path = tmp_path / "halfway.yaml"
+    path.write_text("\n".join(kept + lines[start : start + 61]) + "\n")
+    return path
+
+
+def test_hint_names_a_legal_move_with_reasons(tmp_path: Path) -> None:
+    path = _halfway(tmp_path)
+    result = run("hint", str(path), "--json", "--timeout", "30")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert found["action"] is not None and found["action"] != "deal"
+    assert found["reasons"][-1].startswith("a win follows in ")
+    assert found["wins_in"] is not None
+    game = replay(load_log(path)).game
+    action = parse_log(f"game: SP1-S1C-AAAAAAA\nmoves: ['{found['action']}']").entries[0].action
+    assert game.play(action) is None
+    text = run("hint", str(path), "--timeout", "30")
+    assert text.stdout.startswith(f"Hint: {found['action']}  (")
+
+
+def test_hint_on_an_unwinnable_position_says_so() -> None:
+    result = run("hint", "fixtures/spider-2suit-open.yaml", "--json", "--timeout", "60")
+    assert result.exit_code == 0
+    found = json.loads(result.stdout)
+    assert found["action"] is None
+    assert found["reasons"] == ["no win exists from here: every line of play was searched"]
+
+
+def test_hint_on_a_finished_or_invalid_log() -> None:
+    done = run("hint", "fixtures/spiderette-1suit-win.yaml")
+    assert done.exit_code == 0 and "the game is over (won)" in done.stdout
+    bad = run("hint", "fixtures/illegal/build-one-higher.yaml")
+    assert bad.exit_code == 1 and "build-one-higher" in bad.stderr
+    missing = run("hint", "fixtures/no-such.yaml", "--json")
+    assert missing.exit_code == 2 and "error" in json.loads(missing.stdout)
+
+
+def test_hint_never_deals() -> None:
+    # Nothing to move, a deal would help: the hint says no move helps.
+    game = position(
+        "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", suits=1
+    )
+    found = hint(game, timeout=2)
+    assert found.action is None
+    assert found.reasons
+
+
+def test_hint_under_duel_turns_a_card_first() -> None:
+    game = position("5S 3H |", "| 9H 8H", rules=DUEL, suits=2)
+    found = hint(game, timeout=1)
+    assert str(found.action) == "flip 1"
+
+
+# ------------------------------------------------------------------------ worked examples
+
+EXAMPLES = [
+    ("example-spider-1suit-117.yaml", 117, 1183, "0,60,final"),
+    ("example-spiderette-53.yaml", 53, 847, "0,25,final"),
+    ("example-spider-2suit.yaml", None, None, "0,100,final"),
+    ("example-spider-4suit.yaml", None, None, "0,120,final"),
+]
+
+
+@pytest.mark.parametrize(("name", "moves", "score", "show"), EXAMPLES)
+def test_worked_examples(
+    name: str, moves: int | None, score: int | None, show: str, snapshot: SnapshotAssertion
+) -> None:
+    text = run("replay", f"fixtures/{name}", "--show", show)
+    assert text.exit_code == 0, text.output
+    assert text.stdout == snapshot
+    report = json.loads(run("replay", f"fixtures/{name}", "--json").stdout)
+    assert report["result"] == "won" and report["expect"]["ok"]
+    if moves is not None:
+        assert (report["moves"], report["score"]) == (moves, score)
+        assert report["score"] == 500 - moves + 100 * report["runs"]
+    # no back-and-forth padding: the line never comes back to a position it has been in
+    log = load_log(FIXTURES / name)
+    game = Game.from_setup(log.deal, CLASSIC)
+    seen = set()
+    for entry in log.entries:
+        key = game.key()[:3]
+        assert key not in seen, f"entry {entry.index} returns to an earlier position"
+        seen.add(key)
+        assert game.play(entry.action) is None
+    assert report == snapshot
