@@ -94,7 +94,23 @@ def _opt(digits: str | None) -> int | None:
 
 
 def parse_action(text: str) -> Action:
-    """Parse one log entry; ``ActionSyntaxError`` says what was expected."""
+    """Parse one log entry; ``ActionSyntaxError`` says what was expected.
+
+    Actions are immutable values and a log repeats a few hundred texts at most, so parsed
+    actions are memoised (bounded), which matters when thousands of logs are verified."""
+    action = _PARSED.get(text)
+    if action is None:
+        action = _parse(text)
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        _PARSED[text] = action
+    return action
+
+
+_PARSED: dict[str, Action] = {}
+
+
+def _parse(text: str) -> Action:
     s = text.strip().lower()
     word = _WORDS.get(s)
     if word is not None:

@@ -339,6 +339,187 @@ def hint(
         print(f"Hint: {found.action}  ({'; '.join(found.reasons)})")
 
 
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
+    junit = "junit"
+
+
+@app.command()
+def verify(
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Log files, directories (searched for *.yaml, *.yml) and globs."),
+    ],
+    fmt: Annotated[
+        Format, typer.Option("--format", "-f", help="table, json (one array), jsonl, csv, junit.")
+    ] = Format.table,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", "-j", help="Worker processes (default: the machine's cores).", min=1
+        ),
+    ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk)."),
+    ] = None,
+) -> None:
+    """Verify many logs at once; one bad file never stops the rest.
+
+    Exit status 0 when all are valid, 1 when any is illegal or fails its expect, 2 when any is
+    unusable.
+    """
+    from spidercli.batch import find_logs, run_batch
+    from spidercli.rules import RULESETS
+
+    if rules is not None and rules.strip().lower() not in RULESETS:
+        _fail(
+            f"--rules: unknown ruleset {rules!r}; expected one of {', '.join(RULESETS)}",
+            None,
+            False,
+        )
+    files = find_logs(paths)
+    workers = jobs or os.cpu_count() or 1
+    tick = None
+    bar = None
+    if sys.stderr.isatty():
+        total = sum(1 for _ in find_logs(paths))  # a second, cheap walk: memory stays flat
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        bar = Progress(
+            "verifying", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+        )
+        task = bar.add_task("verify", total=total)
+        bar.start()
+
+        def tick(_: object) -> None:
+            bar.advance(task)
+
+    try:
+        tally = run_batch(files, sys.stdout, fmt=fmt.value, rules=rules, jobs=workers, tick=tick)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if fmt is not Format.table:
+        print(f"spidercli: {tally.summary()}", file=sys.stderr)
+    raise typer.Exit(tally.exit_code)
+
+
+class StandingsFormat(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+@app.command()
+def tournament(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            help="Players' logs: files, directories (searched for *.yaml, *.yml), globs."
+        ),
+    ],
+    manifest: Annotated[
+        str | None,
+        typer.Option(
+            "--manifest", "-m", help="YAML naming the deals (codes or deal IDs) and rules."
+        ),
+    ] = None,
+    fmt: Annotated[
+        StandingsFormat, typer.Option("--format", "-f", help="table, json or csv (standings).")
+    ] = StandingsFormat.table,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", "-j", help="Worker processes (default: the machine's cores).", min=1
+        ),
+    ] = None,
+) -> None:
+    """Standings from many players' logs: each player's best verified log per deal counts.
+
+    Exit status 0 with standings (rejected logs are listed with the reason), 2 for an unusable
+    manifest.
+    """
+    from spidercli.batch import find_logs
+    from spidercli.tournament import (
+        ManifestError,
+        load_manifest,
+        standings,
+        standings_csv,
+        standings_text,
+    )
+
+    plan = None
+    if manifest is not None:
+        try:
+            plan = load_manifest(manifest)
+        except ManifestError as err:
+            _fail(str(err), err.line, fmt is StandingsFormat.json)
+    files = list(find_logs(paths))
+    if manifest is not None:  # the manifest may sit in the folder of logs
+        from pathlib import Path
+
+        skip = Path(manifest).resolve()
+        files = [f for f in files if Path(f).resolve() != skip]
+    outcome = standings(files, plan, jobs=jobs or os.cpu_count() or 1)
+    if fmt is StandingsFormat.json:
+        _dump(outcome.to_json())
+    elif fmt is StandingsFormat.csv:
+        sys.stdout.write(standings_csv(outcome))
+    else:
+        sys.stdout.write(standings_text(outcome))
+
+
+@app.command()
+def record(
+    logs: Annotated[list[str], typer.Argument(help="Log files to (re)write the expect block of.")],
+) -> None:
+    """Write or refresh each log's expect block (result, moves, score, runs) in place.
+
+    Comments and layout stay; each file is replaced atomically. Exit status 0 all recorded, 1 a
+    log has a refused action (not recorded), 2 a log is unusable.
+    """
+    from spidercli.movelog import LogError
+    from spidercli.record import NotRecorded, RulesError
+    from spidercli.record import record as record_one
+
+    status = 0
+    for path in logs:
+        try:
+            done = record_one(path)
+        except LogError as err:
+            print(f"spidercli: error: {err}", file=sys.stderr)
+            status = 2
+            continue
+        except RulesError as err:
+            where = f"{path}, line {err.line}: " if err.line else f"{path}: "
+            print(f"spidercli: error: {where}{err}", file=sys.stderr)
+            status = 2
+            continue
+        except NotRecorded as err:
+            print(f"spidercli: {err}", file=sys.stderr)
+            status = max(status, 1)
+            continue
+        except (OSError, UnicodeDecodeError) as err:
+            print(f"spidercli: error: {path}: cannot be read or written: {err}", file=sys.stderr)
+            status = 2
+            continue
+        what = ", ".join(f"{k} {v}" for k, v in done.expect.items())
+        print(f"{'recorded' if done.changed else 'unchanged'}  {path}  ({what})")
+    raise typer.Exit(status)
+
+
+@app.command()
+def schema() -> None:
+    """Print a JSON Schema of the move log format (for editors)."""
+    from spidercli.schema import log_schema
+
+    _dump(log_schema())
+
+
 @app.callback(invoke_without_command=True)
 def _root(
     ctx: typer.Context,

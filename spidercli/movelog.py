@@ -448,6 +448,11 @@ def _expect(c: _Checker, node: yaml.Node) -> Expect:
 
 def load_log(path: str | Path) -> MoveLog:
     """Read and parse a log file; every failure is a ``LogError`` naming the file."""
+    return parse_log(read_text(path), str(path))
+
+
+def read_text(path: str | Path) -> str:
+    """A log file's text (UTF-8, a BOM dropped); every failure is a ``LogError``."""
     name = str(path)
     try:
         data = Path(path).read_bytes()
@@ -468,7 +473,7 @@ def load_log(path: str | Path) -> MoveLog:
         raise LogError(
             "is not UTF-8 text: a move log must be UTF-8 YAML", path=name, line=line
         ) from err
-    return parse_log(text, name)
+    return text
 
 
 def format_log(

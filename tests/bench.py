@@ -82,12 +82,46 @@ def bench_help(repeats: int = 15) -> float:
     return statistics.median(times) * 1000
 
 
+def bench_verify(count: int, jobs: int = 2) -> tuple[float, int]:
+    """``spidercli verify DIR --format jsonl --jobs N`` on ``count`` copies of the 117-move worked
+    example, as a whole process: logs per second, and the peak resident memory (KiB) of the
+    largest process (parent or worker), measured from a fresh wrapper process."""
+    import shutil
+    import tempfile
+
+    source = ROOT / "fixtures" / "example-spider-1suit-117.yaml"
+    exe = Path(sys.executable).parent / "spidercli"
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(count):
+            shutil.copyfile(source, Path(tmp) / f"log-{i:06d}.yaml")
+        wrapper = (
+            "import resource, subprocess, sys, time\n"
+            "t = time.perf_counter()\n"
+            f"r = subprocess.run([{str(exe)!r}, 'verify', {tmp!r}, '-f', 'jsonl', '-j', "
+            f"'{jobs}'], stdout=subprocess.DEVNULL)\n"
+            "print(time.perf_counter() - t, r.returncode,"
+            " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", wrapper], capture_output=True, text=True, check=True
+        )
+    seconds, code, rss = out.stdout.split()
+    assert code == "0", out
+    return count / float(seconds), int(rss)
+
+
 def main() -> None:
     print(f"engine, Game.play on fixture games: {bench_engine():,.0f} actions/s")
     print(f"engine, perft make/unmake:          {bench_perft():,.0f} nodes/s")
     ms, n = bench_log()
     print(f"load + replay a {n}-action log:     {ms:.3f} ms (median)")
     print(f"spidercli --help, whole process:    {bench_help():.0f} ms (median)")
+    for count in (2_000, 20_000):
+        rate, rss = bench_verify(count)
+        print(
+            f"verify {count:,} logs of 117 actions, --jobs 2: {rate:,.0f} logs/s, "
+            f"peak memory {rss / 1024:.0f} MiB"
+        )
 
 
 if __name__ == "__main__":

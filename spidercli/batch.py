@@ -1,0 +1,350 @@
+"""Verifying many logs: finding them, replaying them in worker processes, writing the results as
+they come (in the order the files were given) in one of five formats.
+
+Each worker reads, parses and replays one log and sends back a small ``Verdict`` with the JSON
+text already made when the format needs it, so the parent only writes. Nothing is kept per log
+after it is written: memory does not grow with the number of logs (beyond the list of paths).
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+from xml.sax.saxutils import escape, quoteattr
+
+VALID = "valid"
+ILLEGAL = "illegal"
+EXPECT_FAILED = "expect-failed"
+INVALID_INPUT = "invalid-input"
+STATUSES = (VALID, ILLEGAL, EXPECT_FAILED, INVALID_INPUT)
+FORMATS = ("table", "json", "jsonl", "csv", "junit")
+
+CSV_FIELDS = (
+    "file",
+    "status",
+    "game",
+    "deal_id",
+    "rules",
+    "player",
+    "result",
+    "moves",
+    "score",
+    "runs",
+    "deals_left",
+    "actions",
+    "rule",
+    "line",
+    "message",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One log's verification, as a worker sends it back."""
+
+    file: str
+    status: str
+    fields: dict[str, Any]  # the CSV/table fields (see CSV_FIELDS)
+    json: str | None  # the JSON record (report + file + status), when the format needs it
+
+
+def find_logs(paths: Iterable[str]) -> Iterator[str]:
+    """Files as given; directories searched recursively for ``*.yaml``/``*.yml`` (each
+    directory's entries in name order, subdirectories in their place); glob patterns expanded
+    (sorted). A path that matches nothing is passed on as it is, so that its verdict says why.
+    Lazy: a directory of 100,000 logs is never held in memory as a whole."""
+    for arg in paths:
+        if os.path.isdir(arg):
+            yield from _walk(arg)
+        elif os.path.exists(arg) or not glob.has_magic(arg):
+            yield arg
+        else:
+            matches = sorted(glob.iglob(arg, recursive=True))
+            files = [m for m in matches if not os.path.isdir(m)]
+            yield from files if matches else [arg]
+
+
+def _walk(directory: str) -> Iterator[str]:
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        yield directory  # its verdict will say why it cannot be read
+        return
+    for name in names:
+        full = os.path.join(directory, name)
+        if os.path.isdir(full):
+            yield from _walk(full)
+        elif name.endswith((".yaml", ".yml")):
+            yield full
+
+
+def verify_one(path: str, rules: str | None = None, want_json: bool = True) -> Verdict:
+    """Read, parse and replay one log; never raises for bad input."""
+    from spidercli.movelog import LogError, load_log
+    from spidercli.replay import RulesError, choose_rules, replay
+
+    try:
+        log = load_log(path)
+        ruleset = choose_rules(log, rules)
+    except LogError as err:
+        return _invalid(path, str(err), err.line, want_json)
+    except RulesError as err:
+        where = f"{path}, line {err.line}: " if err.line else f"{path}: "
+        return _invalid(path, where + str(err), err.line, want_json)
+    report = replay(log, rules=ruleset)
+    if report.illegal:
+        status = ILLEGAL
+    elif report.mismatches:
+        status = EXPECT_FAILED
+    else:
+        status = VALID
+    data = report.to_json()
+    fields: dict[str, Any] = {
+        "file": path,
+        "status": status,
+        "game": data["game"],
+        "deal_id": data["deal_id"],
+        "rules": data["rules"],
+        "player": log.player,
+        "result": data["result"],
+        "moves": data["moves"],
+        "score": data["score"],
+        "runs": data["runs"],
+        "deals_left": data["deals_left"],
+        "actions": data["actions"],
+        "rule": None,
+        "line": None,
+        "message": None,
+    }
+    if report.illegal:
+        first = report.illegal[0]
+        fields["rule"] = first.refusal.rule
+        fields["line"] = first.entry.line
+        fields["message"] = (
+            f"entry {first.entry.index} `{first.entry.text}`: {first.refusal.message}"
+        )
+    elif report.mismatches:
+        fields["line"] = log.expect.line if log.expect is not None else None
+        fields["message"] = "; ".join(
+            f"{m.key}: expected {m.expected}, got {m.actual}" for m in report.mismatches
+        )
+    text = None
+    if want_json:
+        text = json.dumps({"file": path, "status": status, **data}, ensure_ascii=False)
+    return Verdict(path, status, fields, text)
+
+
+def _invalid(path: str, message: str, line: int | None, want_json: bool) -> Verdict:
+    fields = dict.fromkeys(CSV_FIELDS)
+    fields.update(file=path, status=INVALID_INPUT, line=line, message=message)
+    text = None
+    if want_json:
+        record = {
+            "file": path,
+            "status": INVALID_INPUT,
+            "error": {"message": message, "line": line},
+        }
+        text = json.dumps(record, ensure_ascii=False)
+    return Verdict(path, INVALID_INPUT, fields, text)
+
+
+def _verify_star(args: tuple[str, str | None, bool]) -> Verdict:
+    return verify_one(*args)
+
+
+def verify_all(
+    paths: Iterable[str], *, rules: str | None, jobs: int, want_json: bool
+) -> Iterator[Verdict]:
+    """Verdicts in the order of ``paths``, from ``jobs`` worker processes (1: in this one).
+
+    ``paths`` is consumed lazily: the pool's feeder blocks once the pipe to the workers is full,
+    so neither the paths nor the results pile up."""
+    tasks = ((p, rules, want_json) for p in paths)
+    if jobs <= 1:
+        for task in tasks:
+            yield _verify_star(task)
+        return
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with context.Pool(jobs) as pool:
+        yield from pool.imap(_verify_star, tasks, chunksize=32)
+
+
+# ------------------------------------------------------------------------------- writers
+
+
+@dataclass
+class Tally:
+    counts: dict[str, int]
+
+    @classmethod
+    def new(cls) -> Tally:
+        return cls(dict.fromkeys(STATUSES, 0))
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def exit_code(self) -> int:
+        if self.counts[INVALID_INPUT]:
+            return 2
+        if self.counts[ILLEGAL] or self.counts[EXPECT_FAILED]:
+            return 1
+        return 0
+
+    def summary(self) -> str:
+        n = self.total
+        parts = ", ".join(f"{self.counts[s]} {s}" for s in STATUSES)
+        return f"{n} log{'s' * (n != 1)}: {parts}"
+
+
+class Writer:
+    """Writes verdicts to ``out`` as they come; ``close`` finishes the document."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+
+    def write(self, verdict: Verdict) -> None:
+        raise NotImplementedError
+
+    def close(self, tally: Tally) -> None:
+        """Finish the document (the table prints the summary here)."""
+
+
+class TableWriter(Writer):
+    def write(self, v: Verdict) -> None:
+        f = v.fields
+        if v.status == INVALID_INPUT:
+            self.out.write(f"{'INVALID-INPUT':<14} {f['message']}\n")
+            return
+        else:
+            detail = (
+                f"{f['result']}, {f['moves']} move{'s' * (f['moves'] != 1)}, score {f['score']}, "
+                f"runs {f['runs']}"
+                f"{' (' + f['player'] + ')' if f['player'] else ''}"
+            )
+            if f["message"]:
+                where = f" at line {f['line']}" if f["line"] else ""
+                detail += f"; {f['rule'] or 'expect'}{where}: {f['message']}"
+        label = v.status.upper() if v.status != VALID else "valid"
+        self.out.write(f"{label:<14} {v.file}  {detail}\n")
+
+    def close(self, tally: Tally) -> None:
+        self.out.write(f"\n{tally.summary()}\n")
+
+
+class JsonWriter(Writer):
+    def __init__(self, out: IO[str]) -> None:
+        super().__init__(out)
+        self.first = True
+
+    def write(self, v: Verdict) -> None:
+        assert v.json is not None
+        self.out.write(("[\n  " if self.first else ",\n  ") + v.json)
+        self.first = False
+
+    def close(self, tally: Tally) -> None:
+        self.out.write("[]\n" if self.first else "\n]\n")
+
+
+class JsonlWriter(Writer):
+    def write(self, v: Verdict) -> None:
+        assert v.json is not None
+        self.out.write(v.json + "\n")
+
+
+class CsvWriter(Writer):
+    def __init__(self, out: IO[str]) -> None:
+        super().__init__(out)
+        self.csv = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
+        self.csv.writeheader()
+
+    def write(self, v: Verdict) -> None:
+        self.csv.writerow(v.fields)
+
+
+class JunitWriter(Writer):
+    """JUnit XML: one test case per log; the cases go to a spool file first (bounded memory)
+    since the suite's counts come before them."""
+
+    def __init__(self, out: IO[str]) -> None:
+        super().__init__(out)
+        # Open across calls and closed in ``close``, so no context manager.
+        self.spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115
+            max_size=1 << 20, mode="w+", encoding="utf-8"
+        )
+
+    def write(self, v: Verdict) -> None:
+        f = v.fields
+        name = quoteattr(v.file)
+        if v.status == VALID:
+            self.spool.write(f'    <testcase classname="spidercli.verify" name={name}/>\n')
+            return
+        tag = "error" if v.status == INVALID_INPUT else "failure"
+        message = quoteattr(f"{v.status}: {f['message']}")
+        where = f"line {f['line']}: " if f["line"] and v.status != INVALID_INPUT else ""
+        self.spool.write(
+            f'    <testcase classname="spidercli.verify" name={name}>\n'
+            f"      <{tag} type={quoteattr(v.status)} message={message}>"
+            f"{escape(where + str(f['message']))}</{tag}>\n"
+            "    </testcase>\n"
+        )
+
+    def close(self, tally: Tally) -> None:
+        c = tally.counts
+        failures = c[ILLEGAL] + c[EXPECT_FAILED]
+        head = (
+            f'<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<testsuites tests="{tally.total}" failures="{failures}" '
+            f'errors="{c[INVALID_INPUT]}">\n'
+            f'  <testsuite name="spidercli verify" tests="{tally.total}" '
+            f'failures="{failures}" errors="{c[INVALID_INPUT]}">\n'
+        )
+        self.out.write(head)
+        self.spool.seek(0)
+        for block in iter(lambda: self.spool.read(1 << 16), ""):
+            self.out.write(block)
+        self.spool.close()
+        self.out.write("  </testsuite>\n</testsuites>\n")
+
+
+WRITERS: dict[str, Callable[[IO[str]], Writer]] = {
+    "table": TableWriter,
+    "json": JsonWriter,
+    "jsonl": JsonlWriter,
+    "csv": CsvWriter,
+    "junit": JunitWriter,
+}
+
+
+def run_batch(
+    paths: Iterable[str],
+    out: IO[str],
+    *,
+    fmt: str = "table",
+    rules: str | None = None,
+    jobs: int = 1,
+    tick: Callable[[Verdict], None] | None = None,
+) -> Tally:
+    """Verify ``paths`` and write every verdict to ``out``; return the tally."""
+    writer = WRITERS[fmt](out)
+    tally = Tally.new()
+    want_json = fmt in ("json", "jsonl")
+    for verdict in verify_all(paths, rules=rules, jobs=jobs, want_json=want_json):
+        tally.counts[verdict.status] += 1
+        writer.write(verdict)
+        if tick is not None:
+            tick(verdict)
+    writer.close(tally)
+    return tally
+
+
+__all__ = ["FORMATS", "STATUSES", "Tally", "Verdict", "find_logs", "run_batch", "verify_one"]
