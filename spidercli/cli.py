@@ -351,7 +351,9 @@ class Format(str, Enum):
 def verify(
     paths: Annotated[
         list[str],
-        typer.Argument(help="Log files, directories (searched for *.yaml, *.yml) and globs."),
+        typer.Argument(
+            help="Log files, directories (searched for *.yaml, *.yml) and globs.", metavar="PATH..."
+        ),
     ],
     fmt: Annotated[
         Format, typer.Option("--format", "-f", help="table, json (one array), jsonl, csv, junit.")
@@ -475,7 +477,10 @@ def tournament(
 
 @app.command()
 def record(
-    logs: Annotated[list[str], typer.Argument(help="Log files to (re)write the expect block of.")],
+    logs: Annotated[
+        list[str],
+        typer.Argument(help="Log files to (re)write the expect block of.", metavar="LOG..."),
+    ],
 ) -> None:
     """Write or refresh each log's expect block (result, moves, score, runs) in place.
 
@@ -483,7 +488,7 @@ def record(
     log has a refused action (not recorded), 2 a log is unusable.
     """
     from spidercli.movelog import LogError
-    from spidercli.record import NotRecorded, RulesError
+    from spidercli.record import NotRecorded, RulesError, UnsupportedLayout
     from spidercli.record import record as record_one
 
     status = 0
@@ -502,6 +507,10 @@ def record(
         except NotRecorded as err:
             print(f"spidercli: {err}", file=sys.stderr)
             status = max(status, 1)
+            continue
+        except UnsupportedLayout as err:
+            print(f"spidercli: error: {path}: {err}", file=sys.stderr)
+            status = 2
             continue
         except (OSError, UnicodeDecodeError) as err:
             print(f"spidercli: error: {path}: cannot be read or written: {err}", file=sys.stderr)

@@ -29,6 +29,10 @@ class NotRecorded(ValueError):
     """The log replays with a refused action (exit status 1)."""
 
 
+class UnsupportedLayout(ValueError):
+    """The log's top level is not a block mapping, so its lines cannot be edited in place."""
+
+
 def expect_block(values: dict[str, object], newline: str) -> str:
     lines = ["expect:"] + [f"  {k}: {v}" for k, v in values.items()]
     return newline.join(lines) + newline
@@ -53,7 +57,9 @@ def rewrite(text: str, values: dict[str, object]) -> str:
         key, value = keys["expect"]
         start = _offset(text, key.start_mark.line, 0)
         if key.start_mark.column != 0:  # a flow-style top level: leave the layout alone
-            raise ValueError("the log's top level is not in block style")
+            raise UnsupportedLayout(
+                "its top level is in flow style ({...}): write it in block style to record it"
+            )
         last = value
         while isinstance(last, yaml.MappingNode) and last.value:
             last = last.value[-1][1]
@@ -63,7 +69,9 @@ def rewrite(text: str, values: dict[str, object]) -> str:
         return text[:start] + block + text[end:]
     key = keys["moves"][0]
     if key.start_mark.column != 0:
-        raise ValueError("the log's top level is not in block style")
+        raise UnsupportedLayout(
+            "its top level is in flow style ({...}): write it in block style to record it"
+        )
     at = _offset(text, key.start_mark.line, 0)
     # Keep the comment lines right above `moves:` with it.
     lines_before = text[:at].split(newline)
@@ -102,4 +110,12 @@ def record(path: str) -> Recorded:
     return Recorded(path, changed, values)
 
 
-__all__ = ["LogError", "NotRecorded", "Recorded", "RulesError", "record", "rewrite"]
+__all__ = [
+    "LogError",
+    "NotRecorded",
+    "Recorded",
+    "RulesError",
+    "UnsupportedLayout",
+    "record",
+    "rewrite",
+]

@@ -262,6 +262,14 @@ def test_record_refuses_illegal_and_unusable_logs(tmp_path: Path) -> None:
     assert list(tmp_path.glob(".*.tmp")) == []  # no temporary file left behind
 
 
+def test_record_refuses_a_flow_style_log(tmp_path: Path) -> None:
+    log = tmp_path / "flow.yaml"
+    log.write_text("{game: SD1-S1-AAAABIW, moves: [7>1]}\n")
+    result = run("record", str(log))
+    assert result.exit_code == 2 and "flow style" in result.stderr
+    assert log.read_text() == "{game: SD1-S1-AAAABIW, moves: [7>1]}\n"
+
+
 def test_rewrite_only_touches_the_expect_lines() -> None:
     text = "game: SD1-S1-AAAAAAA\nexpect:\n  result: won\n  moves: 4\n# after\nmoves: []\n"
     out = rewrite(text, {"result": "open", "moves": 0})
