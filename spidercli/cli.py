@@ -352,7 +352,7 @@ def verify(
     paths: Annotated[
         list[str],
         typer.Argument(
-            help="Log files, directories (searched for *.yaml, *.yml) and globs.", metavar="PATH..."
+            help="Log files, directories (searched for *.yaml, *.yml) and globs.", metavar="PATH"
         ),
     ],
     fmt: Annotated[
@@ -479,7 +479,7 @@ def tournament(
 def record(
     logs: Annotated[
         list[str],
-        typer.Argument(help="Log files to (re)write the expect block of.", metavar="LOG..."),
+        typer.Argument(help="Log files to (re)write the expect block of.", metavar="LOG"),
     ],
 ) -> None:
     """Write or refresh each log's expect block (result, moves, score, runs) in place.
