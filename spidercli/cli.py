@@ -32,6 +32,21 @@ DescribeOption = Annotated[
         help="Describe each position in words (for screen readers) instead of drawing it.",
     ),
 ]
+LogArgument = Annotated[str, typer.Argument(help="The YAML move log.", show_default=False)]
+RulesOverride = Annotated[
+    str | None,
+    typer.Option("--rules", help="Ruleset (classic, duel, pavouk); overrides the log's."),
+]
+JobsOption = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", help="Worker processes (default: the machine's cores).", min=1),
+]
+PathsArgument = Annotated[
+    list[str],
+    typer.Argument(
+        help="Log files, directories (searched for *.yaml, *.yml) and globs.", metavar="PATH"
+    ),
+]
 ColorOption = Annotated[
     bool | None,
     typer.Option("--color/--no-color", help="Colour (default: when stdout is a terminal)."),
@@ -76,17 +91,29 @@ def _parse_show(value: str) -> str | set[object]:
     return which
 
 
+def _load(log: str, rules: str | None, as_json: bool) -> Any:
+    """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
+    from spidercli.movelog import LogError, load_log
+    from spidercli.replay import RulesError, choose_rules
+
+    try:
+        parsed = load_log(log)
+        return parsed, choose_rules(parsed, rules)
+    except LogError as err:
+        _fail(str(err), err.line, as_json)
+    except RulesError as err:
+        where = f"{log}, line {err.line}: " if err.line else f"{log}: "
+        _fail(where + str(err), err.line, as_json)
+
+
 def _dump(obj: Any) -> None:
     print(json.dumps(obj, indent=2, ensure_ascii=False))
 
 
 @app.command()
 def replay(
-    log: Annotated[str, typer.Argument(help="The YAML move log.", show_default=False)],
-    rules: Annotated[
-        str | None,
-        typer.Option("--rules", help="Ruleset (classic, duel, pavouk); overrides the log's."),
-    ] = None,
+    log: LogArgument,
+    rules: RulesOverride = None,
     on_illegal: Annotated[
         OnIllegal,
         typer.Option("--on-illegal", help="stop at the first refused action, or skip it."),
@@ -107,23 +134,13 @@ def replay(
     color: ColorOption = None,
 ) -> None:
     """Replay a move log: check every action, show the boards, score the game."""
-    from spidercli.movelog import LogError, load_log
-    from spidercli.replay import RulesError, choose_rules
     from spidercli.replay import replay as run_replay
 
     try:
         which = _parse_show(show)
     except ValueError as err:
         _fail(str(err), None, as_json)
-    try:
-        parsed = load_log(log)
-    except LogError as err:
-        _fail(str(err), err.line, as_json)
-    try:
-        ruleset = choose_rules(parsed, rules)
-    except RulesError as err:
-        where = f"{log}, line {err.line}: " if err.line else f"{log}: "
-        _fail(where + str(err), err.line, as_json)
+    parsed, ruleset = _load(log, rules, as_json)
 
     if as_json:
         report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value)
@@ -294,30 +311,18 @@ def solve(
 
 @app.command()
 def hint(
-    log: Annotated[str, typer.Argument(help="The YAML move log.", show_default=False)],
-    rules: Annotated[
-        str | None,
-        typer.Option("--rules", help="Ruleset (classic, duel, pavouk); overrides the log's."),
-    ] = None,
+    log: LogArgument,
+    rules: RulesOverride = None,
     timeout: Annotated[
         float, typer.Option("--timeout", help="Seconds to search for a win.", min=0.01)
     ] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
 ) -> None:
     """Replay a log and name the best next move (never a deal), with the reason."""
-    from spidercli.movelog import LogError, load_log
-    from spidercli.replay import RulesError, choose_rules
     from spidercli.replay import replay as run_replay
     from spidercli.solution import hint as find_hint
 
-    try:
-        parsed = load_log(log)
-        ruleset = choose_rules(parsed, rules)
-    except LogError as err:
-        _fail(str(err), err.line, as_json)
-    except RulesError as err:
-        where = f"{log}, line {err.line}: " if err.line else f"{log}: "
-        _fail(where + str(err), err.line, as_json)
+    parsed, ruleset = _load(log, rules, as_json)
     report = run_replay(parsed, rules=ruleset)
     if report.illegal:
         bad = report.illegal[0]
@@ -349,21 +354,11 @@ class Format(str, Enum):
 
 @app.command()
 def verify(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            help="Log files, directories (searched for *.yaml, *.yml) and globs.", metavar="PATH"
-        ),
-    ],
+    paths: PathsArgument,
     fmt: Annotated[
         Format, typer.Option("--format", "-f", help="table, json (one array), jsonl, csv, junit.")
     ] = Format.table,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs", "-j", help="Worker processes (default: the machine's cores).", min=1
-        ),
-    ] = None,
+    jobs: JobsOption = None,
     rules: Annotated[
         str | None,
         typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk)."),
@@ -418,12 +413,7 @@ class StandingsFormat(str, Enum):
 
 @app.command()
 def tournament(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            help="Players' logs: files, directories (searched for *.yaml, *.yml), globs."
-        ),
-    ],
+    paths: PathsArgument,
     manifest: Annotated[
         str | None,
         typer.Option(
@@ -433,12 +423,7 @@ def tournament(
     fmt: Annotated[
         StandingsFormat, typer.Option("--format", "-f", help="table, json or csv (standings).")
     ] = StandingsFormat.table,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs", "-j", help="Worker processes (default: the machine's cores).", min=1
-        ),
-    ] = None,
+    jobs: JobsOption = None,
 ) -> None:
     """Standings from many players' logs: each player's best verified log per deal counts.
 

@@ -185,6 +185,15 @@ class _Checker:
             raise self.fail(f"{what} must be text, not {_kind(node)}", node)
         return str(node.value)
 
+    def ruleset(self, node: yaml.Node) -> str:
+        """A ``rules:`` value: the name of a ruleset, case-insensitive."""
+        name = self.text(node, "rules").strip().lower()
+        if name not in RULESETS:
+            raise self.fail(
+                f"rules: unknown ruleset {name!r}; expected one of {', '.join(RULESETS)}", node
+            )
+        return name
+
     def integer(self, node: yaml.Node, what: str) -> int:
         if not isinstance(node, yaml.ScalarNode) or node.tag != _INT:
             raise self.fail(f"{what} must be a whole number, not {_kind(node)}", node)
@@ -248,12 +257,8 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     rules = rules_line = None
     if "rules" in top:
         node = top["rules"][1]
-        rules = c.text(node, "rules").strip().lower()
+        rules = c.ruleset(node)
         rules_line = _line(node)
-        if rules not in RULESETS:
-            raise c.fail(
-                f"rules: unknown ruleset {rules!r}; expected one of {', '.join(RULESETS)}", node
-            )
 
     player = None
     if "player" in top:

@@ -44,7 +44,6 @@ def load_manifest(path: str) -> Manifest:
     """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs."""
     from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.movelog import LogError, _Checker, _line
-    from spidercli.rules import RULESETS
 
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
@@ -66,14 +65,7 @@ def load_manifest(path: str) -> Manifest:
         c.visit(root)
         top = c.mapping(root, "the manifest", ("name", "rules", "deals"))
         name = c.text(top["name"][1], "name") if "name" in top else None
-        rules = None
-        if "rules" in top:
-            node = top["rules"][1]
-            rules = c.text(node, "rules").strip().lower()
-            if rules not in RULESETS:
-                raise c.fail(
-                    f"rules: unknown ruleset {rules!r}; expected one of {', '.join(RULESETS)}", node
-                )
+        rules = c.ruleset(top["rules"][1]) if "rules" in top else None
         if "deals" not in top:
             raise c.fail("the manifest has no 'deals' key: a list of game codes or deal IDs", root)
         deals_node = top["deals"][1]
