@@ -234,10 +234,21 @@ def _clear_progress(printer: Any) -> None:
 
 @app.command()
 def solve(
-    code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.")],
+    code: Annotated[
+        str,
+        typer.Argument(
+            help="A game code (SP2-S1C-AAAAABD), or a log whose deal (code or deal:) to solve.",
+            metavar="CODE|LOG",
+        ),
+    ],
     rules: Annotated[
-        str, typer.Option("--rules", help="Ruleset the log is written for (classic, duel, pavouk).")
-    ] = "classic",
+        str | None,
+        typer.Option(
+            "--rules",
+            help="Ruleset the log is written for (classic, duel, pavouk; default: the log's, "
+            "else classic).",
+        ),
+    ] = None,
     timeout: Annotated[
         float, typer.Option("--timeout", help="Give up after this many seconds.", min=0.01)
     ] = 60.0,
@@ -262,10 +273,18 @@ def solve(
 
     try:
         setup = Setup.from_code(parse_code(code))
-        ruleset = ruleset_named(rules)
-        check_playable(ruleset, setup.game, setup.suits)
-    except (CodeError, ValueError) as err:
+        ruleset = ruleset_named(rules or "classic")
+    except CodeError as err:
+        if not os.path.isfile(code):
+            _fail(f"{err}; nor is it a log file", None, False)
+        parsed, ruleset = _load(code, rules, False)
+        setup = parsed.deal
+    except ValueError as err:
         _fail(str(err), None, False)
+    try:
+        check_playable(ruleset, setup.game, setup.suits)
+    except ValueError as err:
+        _fail(f"{err} ({setup.name})", None, False)
     printer = _progress_printer()
     try:
         solved = solve_setup(setup, ruleset, timeout=timeout, max_states=max_states, report=printer)
@@ -288,7 +307,7 @@ def solve(
         raise typer.Exit(1)
     g = solved.game
     text = format_log(
-        setup.name,
+        setup,
         [str(a) for a in solved.actions],
         rules=ruleset.name,
         expect={"result": "won", "moves": g.moves, "score": g.score, "runs": g.runs},

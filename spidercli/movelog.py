@@ -481,17 +481,40 @@ def read_text(path: str | Path) -> str:
     return text
 
 
+def deal_lines(setup: Setup) -> list[str]:
+    """The ``deal:`` block of a layout: a column a line, the stock a line a deal."""
+    layout = setup.layout
+    lines = ["deal:", f"  game: {layout.game.name}"]
+    if setup.suits > 1:
+        lines.append(f"  rule: {'permissive' if setup.permissive else 'classic'}")
+    lines.append("  columns:          # bottom to top; the last card starts face-up")
+    lines.extend(f"    - [{', '.join(card_str(c) for c in col)}]" for col in layout.columns)
+    lines.append("  stock:            # in dealing order, one line a deal")
+    pos = 0
+    for size in layout.game.deal_sizes:
+        lines.append("    - " + " ".join(card_str(c) for c in layout.stock[pos : pos + size]))
+        pos += size
+    return lines
+
+
 def format_log(
-    game: str,
+    game: str | Setup,
     moves: list[str],
     *,
     rules: str | None = None,
     expect: dict[str, object] | None = None,
     comment: str | None = None,
 ) -> str:
-    """A move log's YAML text, in the contract's layout (actions with ``:`` quoted)."""
+    """A move log's YAML text, in the contract's layout (actions with ``:`` quoted). ``game``
+    is a game code, or a setup: its code, or its ``deal:`` block when it has none."""
     lines = [f"# {line}".rstrip() for line in comment.splitlines()] if comment else []
-    lines.append(f"game: {game}")
+    if isinstance(game, Setup):
+        if game.code is None:
+            lines.extend(deal_lines(game))
+        else:
+            lines.append(f"game: {game.code.canonical}")
+    else:
+        lines.append(f"game: {game}")
     if rules is not None:
         lines.append(f"rules: {rules}")
     if expect:

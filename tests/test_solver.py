@@ -269,3 +269,15 @@ def test_worked_examples(
         seen.add(key)
         assert game.play(entry.action) is None
     assert report == snapshot
+
+
+def test_solve_an_explicit_deal_from_its_log() -> None:
+    result = run("solve", "fixtures/spiderette-1suit-win-explicit.yaml")
+    assert result.exit_code == 0, result.output
+    assert "deal:\n  game: spiderette\n" in result.stdout and "game: SD" not in result.stdout
+    log = parse_log(result.stdout, "solved.yaml")
+    assert log.code is None
+    assert log.deal.deal_id == load_log(FIXTURES / "spiderette-1suit-win.yaml").deal.deal_id
+    assert replay(log).ok
+    missing = run("solve", "no-such-log.yaml")
+    assert missing.exit_code == 2 and "nor is it a log file" in missing.stderr

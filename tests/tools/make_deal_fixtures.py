@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from spidercli.cards import cards_str, parse_card
-from spidercli.codes import Layout, ordered_deck
-from spidercli.movelog import load_log
+from spidercli.cards import parse_card
+from spidercli.codes import Layout, Setup, ordered_deck
+from spidercli.movelog import deal_lines, load_log
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,16 +45,9 @@ def layout_with(game: GameKind, up_text: str, seed: int) -> Layout:
 
 
 def deal_yaml(layout: Layout, rule: str | None = None) -> list[str]:
-    lines = ["deal:", f"  game: {layout.game.name}"]
-    if rule is not None:
-        lines.append(f"  rule: {rule}")
-    lines.append("  columns:          # bottom to top; the last card starts face-up")
-    lines.extend(f"    - [{', '.join(cards_str(col).split())}]" for col in layout.columns)
-    lines.append("  stock:            # in dealing order, one line a deal")
-    pos = 0
-    for size in layout.game.deal_sizes:
-        lines.append(f"    - {cards_str(layout.stock[pos : pos + size])}")
-        pos += size
+    lines = deal_lines(Setup(layout, 4, rule == "permissive"))
+    if rule is None:  # the default move rule is left out
+        lines = [line for line in lines if not line.startswith("  rule:")]
     return lines
 
 
