@@ -6,4 +6,4 @@ reads YAML logs, ``replay`` runs a log through the engine, ``render`` draws repo
 ``cli`` is the thin Typer layer on top.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

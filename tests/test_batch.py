@@ -306,3 +306,13 @@ def test_schema_accepts_good_logs_and_refuses_broken_ones() -> None:
     ):
         data = yaml.safe_load((FIXTURES / "bad" / f"{name}.yaml").read_text())
         assert not validator.is_valid(data), name
+
+
+def test_verify_rules_override() -> None:
+    log = "fixtures/duel-1suit-win.yaml"
+    assert run("verify", log).exit_code == 0
+    classic = run("verify", log, "--rules", "classic", "-f", "jsonl")
+    record = json.loads(classic.stdout)
+    assert record["status"] == "illegal" and record["illegal"][0]["rule"] == "flip-automatic"
+    bad = run("verify", log, "--rules", "freecell")
+    assert bad.exit_code == 2 and "unknown ruleset" in bad.stderr
