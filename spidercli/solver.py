@@ -55,7 +55,7 @@ class Weights:
     empty_cap: int = 3
     run: int = 30  # bonus per run removed
     stock: int = 5  # each card still in the stock
-    length: float = 0.0  # each move made (weight of g in f = h + w*g)
+    length: float = 0.0  # each move made in the current stage (f = cost + length * moves)
 
 
 @dataclass
@@ -102,6 +102,15 @@ class Problem:
         self.permissive = permissive
         self.runs_to_win = runs_to_win
         self.ncols = len(columns)
+        cards = b"".join(columns) + b"".join(deal_chunks)
+        self.suits = len({c >> 4 for c in cards}) or 1
+
+
+def default_weights(problem: Problem) -> Weights:
+    """The weights for this deal. Counting each move (``length``) gives shorter lines with one or
+    two suits (2 suits: median 153 moves instead of 176, no slower) but costs 4-suit deals half
+    their wins within the budget, so it is used only with up to two suits."""
+    return Weights(length=3.0) if problem.suits <= 2 else Weights()
 
 
 def _column_cost(col: bytes, d: int, w: Weights, permissive: bool) -> int:
@@ -122,7 +131,7 @@ def _column_cost(col: bytes, d: int, w: Weights, permissive: bool) -> int:
 class Solver:
     def __init__(self, problem: Problem, weights: Weights | None = None) -> None:
         self.p = problem
-        self.w = weights or Weights()
+        self.w = weights or default_weights(problem)
         self._col_cost: dict[tuple[bytes, int], int] = {}
 
     # ------------------------------------------------------------------ evaluation
@@ -521,6 +530,7 @@ class StagedSolver(Solver):
         budget = self.budget
         pr = self.progress
         tick = self._tick
+        length = self.w.length
         while heap and expanded < budget:
             c, _, idx = heapq.heappop(heap)
             node = nodes[idx]
@@ -561,6 +571,6 @@ class StagedSolver(Solver):
                 if down_total < pr.best_down:
                     pr.best_down = down_total
                 counter -= 1
-                heapq.heappush(heap, (cost(child), counter, cid))
+                heapq.heappush(heap, (cost(child) + length * g, counter, cid))
         ranked = sorted(best, reverse=True)
         return None, [(_path(i, parent, step_of), nodes[i]) for _, _, i in ranked]

@@ -125,13 +125,13 @@ def submissions(tmp_path: Path) -> Path:
         _player_log(ex53, tmp_path / f"{player}-sd.yaml", player)
     _player_log(ex117, tmp_path / "alice-sp.yaml", "alice")
     # bob sends two logs of the Spider deal: a resigned one, then alice's win (a full tie)
-    (tmp_path / "bob-sp-1.yaml").write_text("game: SP1-S1C-AAAAAAA\nplayer: bob\nmoves: [finish]\n")
+    (tmp_path / "bob-sp-1.yaml").write_text("game: SP1-S1C-AAAAABD\nplayer: bob\nmoves: [finish]\n")
     _player_log(ex117, tmp_path / "bob-sp-2.yaml", "bob")
     _player_log(FIXTURES / "spiderette-1suit-win.yaml", tmp_path / "bob-other.yaml", "bob")
     _player_log(FIXTURES / "illegal" / "stock-empty.yaml", tmp_path / "dave.yaml", "dave")
     shutil.copyfile(FIXTURES / "example-spiderette-53.yaml", tmp_path / "nobody.yaml")
     (tmp_path / "manifest.yml").write_text(
-        "name: Test cup\nrules: classic\ndeals:\n  - SD1-S1-AAAABIW\n  - sp1-s1c-aaaaaaa\n"
+        "name: Test cup\nrules: classic\ndeals:\n  - SD1-S1-AAAABIW\n  - sp1-s1c-aaaaabd\n"
     )
     return tmp_path
 
