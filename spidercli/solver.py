@@ -522,7 +522,7 @@ class StagedSolver(Solver):
         step_of: list[Step] = [None]
         depth: list[int] = [0]
         seen = {(root[0], root[1]): 0}
-        heap: list[tuple[int, int, int]] = [(cost(root), 0, 0)]
+        heap: list[tuple[float, int, int]] = [(cost(root), 0, 0)]
         best: list[tuple[int, int, int]] = []  # max-heap by cost (negated), the deal candidates
         width = self.width
         counter = 0
