@@ -523,7 +523,7 @@ class StagedSolver(Solver):
         depth: list[int] = [0]
         seen = {(root[0], root[1]): 0}
         heap: list[tuple[float, int, int]] = [(cost(root), 0, 0)]
-        best: list[tuple[int, int, int]] = []  # max-heap by cost (negated), the deal candidates
+        best: list[tuple[float, int, int]] = []  # max-heap by cost (negated), the deal candidates
         width = self.width
         counter = 0
         expanded = 0
