@@ -66,8 +66,13 @@ def find_logs(paths: Iterable[str]) -> Iterator[str]:
             yield arg
         else:
             matches = sorted(glob.iglob(arg, recursive=True))
-            files = [m for m in matches if not os.path.isdir(m)]
-            yield from files if matches else [arg]
+            if not matches:
+                yield arg
+            for match in matches:
+                if os.path.isdir(match):
+                    yield from _walk(match)
+                else:
+                    yield match
 
 
 def _walk(directory: str) -> Iterator[str]:

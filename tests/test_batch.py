@@ -38,6 +38,7 @@ def test_find_logs_sorts_directories_and_keeps_the_given_order() -> None:
     os.chdir(ROOT)
     assert list(find_logs([BATCH])) == ORDER
     given = ["fixtures/batch/c-expect-failed.yaml", BATCH + "/a-*.yaml", "no/such.yaml"]
+    assert list(find_logs(["fixtures/bat*"])) == ORDER  # a glob matching a directory walks it
     assert list(find_logs(given)) == [
         "fixtures/batch/c-expect-failed.yaml",
         "fixtures/batch/a-valid.yaml",

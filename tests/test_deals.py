@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from spidercli.cards import parse_card
@@ -256,3 +259,38 @@ def test_composition_names_the_extra_and_the_missing_card() -> None:
     assert f"{other} (" in err.value.message and "is given 5 times" in err.value.message
     assert f"{last} (" in err.value.message and "is missing" in err.value.message
     assert err.value.line == len(lines) - 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_any_mangled_deal_gives_a_log_or_a_log_error(data: st.DataObject) -> None:
+    """Cut, duplicate or replace pieces of a good explicit deal: the reader answers with a log or
+    a ``LogError`` (with a line when one applies), never anything else."""
+    text = _written("SP2-S1P-AAAAABD", "permissive")
+    lines = text.splitlines()
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        op = data.draw(st.sampled_from(["drop", "dup", "swap", "edit"]))
+        if op == "drop" and len(lines) > 1:
+            del lines[i]
+        elif op == "dup":
+            lines.insert(i, lines[i])
+        elif op == "swap":
+            j = data.draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+        else:
+            junk = data.draw(st.sampled_from(["XX", "10S", "", "[", "- ", ": ", "KH, KH", "9"]))
+            pos = data.draw(st.integers(0, len(lines[i])))
+            lines[i] = lines[i][:pos] + junk + lines[i][pos:]
+    try:
+        log = parse_log("\n".join(lines) + "\n", "m.yaml")
+    except LogError as err:
+        assert err.message
+        return
+    # Whatever got through is a whole deck: every card exactly as often as the deck holds it.
+    layout = log.deal.layout
+    cards = [card for col in layout.columns for card in col] + list(layout.stock)
+    copies = layout.game.cards // (13 * log.deal.suits)
+    assert len(cards) == layout.game.cards
+    assert set(Counter(cards).values()) == {copies}
+    assert len(Counter(cards)) == 13 * log.deal.suits
