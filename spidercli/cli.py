@@ -133,7 +133,10 @@ def replay(
     unicode: UnicodeOption = False,
     color: ColorOption = None,
 ) -> None:
-    """Replay a move log: check every action, show the boards, score the game."""
+    """Replay and verify a move log, and score it.
+
+    Every action is checked by the rules engine; boards are shown as asked (--show).
+    """
     from spidercli.replay import replay as run_replay
 
     try:
@@ -163,7 +166,10 @@ def duel(
     log_b: Annotated[str, typer.Argument(help="Player B's YAML move log.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON verdict.")] = False,
 ) -> None:
-    """Judge a StarGames duel: both logs of one deal under duel rules, and the winner."""
+    """Judge a StarGames duel between two logs of one deal.
+
+    Both logs are replayed under duel rules; the verdict names the winner.
+    """
     from spidercli.duel import DuelError, duel_text, judge
     from spidercli.movelog import LogError, load_log
 
@@ -262,7 +268,9 @@ def solve(
         str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
     ] = None,
 ) -> None:
-    """Search for a win and print it as a move log that `replay` verifies.
+    """Search for a win and print it as a move log.
+
+    The log carries its expect block; `spidercli replay` verifies it.
 
     Exit status 0 solved, 1 no win found (proven unwinnable, or the budget ran out), 2 bad input.
     """
@@ -337,7 +345,10 @@ def hint(
     ] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
 ) -> None:
-    """Replay a log and name the best next move (never a deal), with the reason."""
+    """Name the best next move of a log, with the reason.
+
+    Never a deal, as Pasiáns Pavouk's hint button.
+    """
     from spidercli.replay import replay as run_replay
     from spidercli.solution import hint as find_hint
 
@@ -444,7 +455,9 @@ def tournament(
     ] = StandingsFormat.table,
     jobs: JobsOption = None,
 ) -> None:
-    """Standings from many players' logs: each player's best verified log per deal counts.
+    """Standings from many players' logs.
+
+    Each player's best verified log per deal counts.
 
     Exit status 0 with standings (rejected logs are listed with the reason), 2 for an unusable
     manifest.
@@ -486,7 +499,9 @@ def record(
         typer.Argument(help="Log files to (re)write the expect block of.", metavar="LOG"),
     ],
 ) -> None:
-    """Write or refresh each log's expect block (result, moves, score, runs) in place.
+    """Write or refresh each log's expect block in place.
+
+    The block holds result, moves, score and runs.
 
     Comments and layout stay; each file is replaced atomically. Exit status 0 all recorded, 1 a
     log has a refused action (not recorded), 2 a log is unusable.
