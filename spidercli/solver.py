@@ -453,6 +453,16 @@ class StagedSolver(Solver):
     reach (up to a budget), the best few from which a deal is legal are tried in turn, and the
     search goes on after each deal (backtracking when a branch fails)."""
 
+    # Passes: positions a stage may expand, and how many deal-ready positions it hands on.
+    SCHEDULE: tuple[tuple[int, int], ...] = (
+        (3000, 2),
+        (10_000, 2),
+        (30_000, 3),
+        (100_000, 3),
+        (300_000, 4),
+        (1_000_000, 6),
+    )
+
     def solve(
         self,
         *,
@@ -469,7 +479,7 @@ class StagedSolver(Solver):
         self.next_report = self.start_time + report_every
         self.report_every = report_every
         try:
-            for budget, width in ((3000, 2), (15000, 3), (60000, 4), (250000, 6), (10**6, 8)):
+            for budget, width in self.SCHEDULE:
                 self.budget = budget
                 self.width = width
                 found = self._rec(self.p.start)
