@@ -205,7 +205,7 @@ def test_hint_names_a_legal_move_with_reasons(tmp_path: Path) -> None:
 
 
 def test_hint_on_an_unwinnable_position_says_so() -> None:
-    result = run("hint", "fixtures/spider-2suit-open.yaml", "--json", "--timeout", "60")
+    result = run("hint", "fixtures/spider-2suit-open.yaml", "--json", "--timeout", "600")
     assert result.exit_code == 0
     found = json.loads(result.stdout)
     assert found["action"] is None
