@@ -317,3 +317,12 @@ def test_verify_rules_override() -> None:
     assert record["status"] == "illegal" and record["illegal"][0]["rule"] == "flip-automatic"
     bad = run("verify", log, "--rules", "freecell")
     assert bad.exit_code == 2 and "unknown ruleset" in bad.stderr
+
+
+def test_record_keeps_a_byte_order_mark(tmp_path: Path) -> None:
+    log = tmp_path / "bom.yaml"
+    log.write_bytes(b"\xef\xbb\xbfgame: SD1-S1-AAAABIW\nmoves: [7>1]\n")
+    assert run("record", str(log)).exit_code == 0
+    data = log.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfgame: SD1-S1-AAAABIW\nexpect:\n  result: open\n")
+    assert run("replay", str(log)).exit_code == 0
