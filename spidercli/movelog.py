@@ -25,6 +25,28 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
+
+_RESOLVED: dict[tuple[str, Any], Any] = {}
+
+
+class _Memo(_Loader):
+    """The safe loader with its tag resolution memoised: logs repeat the same few hundred
+    scalars (``deal``, ``3>7``), and resolving each by regular expressions is a tenth of a
+    replay's time. Bounded (short scalars, 4096 of them); the result is the loader's own."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and isinstance(value, str) and len(value) <= 64:
+            key = (value, implicit)
+            tag = _RESOLVED.get(key)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+                if len(_RESOLVED) >= 4096:
+                    _RESOLVED.clear()
+                _RESOLVED[key] = tag
+            return tag
+        return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+
+
 RESULTS = ("won", "open", "blocked", "resigned")
 TOP_KEYS = ("game", "deal", "rules", "player", "time", "expect", "moves")
 DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
@@ -211,7 +233,7 @@ class _Checker:
 def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     """Parse a move log's text; ``LogError`` names the line and what was expected."""
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        root = yaml.compose(text, Loader=_Memo)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = None if mark is None else int(mark.line) + 1
