@@ -92,16 +92,13 @@ def _walk(directory: str) -> Iterator[str]:
 def verify_one(path: str, rules: str | None = None, want_json: bool = True) -> Verdict:
     """Read, parse and replay one log; never raises for bad input."""
     from spidercli.movelog import LogError, load_log
-    from spidercli.replay import RulesError, choose_rules, replay
+    from spidercli.replay import choose_rules, replay
 
     try:
         log = load_log(path)
-        ruleset = choose_rules(log, rules)
+        ruleset = choose_rules(log, rules)  # RulesError is a LogError
     except LogError as err:
         return _invalid(path, str(err), err.line, want_json)
-    except RulesError as err:
-        where = f"{path}, line {err.line}: " if err.line else f"{path}: "
-        return _invalid(path, where + str(err), err.line, want_json)
     report = replay(log, rules=ruleset)
     if report.illegal:
         status = ILLEGAL
@@ -110,23 +107,8 @@ def verify_one(path: str, rules: str | None = None, want_json: bool = True) -> V
     else:
         status = VALID
     data = report.to_json()
-    fields: dict[str, Any] = {
-        "file": path,
-        "status": status,
-        "game": data["game"],
-        "deal_id": data["deal_id"],
-        "rules": data["rules"],
-        "player": log.player,
-        "result": data["result"],
-        "moves": data["moves"],
-        "score": data["score"],
-        "runs": data["runs"],
-        "deals_left": data["deals_left"],
-        "actions": data["actions"],
-        "rule": None,
-        "line": None,
-        "message": None,
-    }
+    fields: dict[str, Any] = {key: data.get(key) for key in CSV_FIELDS}
+    fields.update(file=path, status=status, player=log.player)
     if report.illegal:
         first = report.illegal[0]
         fields["rule"] = first.refusal.rule

@@ -94,16 +94,13 @@ def _parse_show(value: str) -> str | set[object]:
 def _load(log: str, rules: str | None, as_json: bool) -> Any:
     """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
     from spidercli.movelog import LogError, load_log
-    from spidercli.replay import RulesError, choose_rules
+    from spidercli.replay import choose_rules
 
     try:
         parsed = load_log(log)
-        return parsed, choose_rules(parsed, rules)
+        return parsed, choose_rules(parsed, rules)  # RulesError is a LogError
     except LogError as err:
         _fail(str(err), err.line, as_json)
-    except RulesError as err:
-        where = f"{log}, line {err.line}: " if err.line else f"{log}: "
-        _fail(where + str(err), err.line, as_json)
 
 
 def _dump(obj: Any) -> None:
@@ -170,14 +167,14 @@ def duel(
 
     Both logs are replayed under duel rules; the verdict names the winner.
     """
-    from spidercli.duel import DuelError, duel_text, judge
+    from spidercli.duel import duel_text, judge
     from spidercli.movelog import LogError, load_log
 
     try:
         a = load_log(log_a)
         b = load_log(log_b)
         verdict = judge(a, b)
-    except (LogError, DuelError) as err:
+    except LogError as err:  # DuelError is one
         _fail(str(err), err.line, as_json)
     if as_json:
         _dump(verdict.to_json())
@@ -463,19 +460,14 @@ def tournament(
     manifest.
     """
     from spidercli.batch import find_logs
-    from spidercli.tournament import (
-        ManifestError,
-        load_manifest,
-        standings,
-        standings_csv,
-        standings_text,
-    )
+    from spidercli.movelog import LogError
+    from spidercli.tournament import load_manifest, standings, standings_csv, standings_text
 
     plan = None
     if manifest is not None:
         try:
             plan = load_manifest(manifest)
-        except ManifestError as err:
+        except LogError as err:
             _fail(str(err), err.line, fmt is StandingsFormat.json)
     files = list(find_logs(paths))
     if manifest is not None:  # the manifest may sit in the folder of logs
@@ -507,32 +499,23 @@ def record(
     log has a refused action (not recorded), 2 a log is unusable.
     """
     from spidercli.movelog import LogError
-    from spidercli.record import NotRecorded, RulesError, UnsupportedLayout
+    from spidercli.record import NotRecorded
     from spidercli.record import record as record_one
 
     status = 0
     for path in logs:
         try:
             done = record_one(path)
-        except LogError as err:
-            print(f"spidercli: error: {err}", file=sys.stderr)
-            status = 2
-            continue
-        except RulesError as err:
-            where = f"{path}, line {err.line}: " if err.line else f"{path}: "
-            print(f"spidercli: error: {where}{err}", file=sys.stderr)
-            status = 2
-            continue
         except NotRecorded as err:
             print(f"spidercli: {err}", file=sys.stderr)
             status = max(status, 1)
             continue
-        except UnsupportedLayout as err:
-            print(f"spidercli: error: {path}: {err}", file=sys.stderr)
+        except LogError as err:  # unreadable, unusable, or not rewritable in place
+            print(f"spidercli: error: {err}", file=sys.stderr)
             status = 2
             continue
-        except (OSError, UnicodeDecodeError) as err:
-            print(f"spidercli: error: {path}: cannot be read or written: {err}", file=sys.stderr)
+        except OSError as err:
+            print(f"spidercli: error: {path}: cannot be written: {err}", file=sys.stderr)
             status = 2
             continue
         what = ", ".join(f"{k} {v}" for k, v in done.expect.items())

@@ -10,22 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spidercli.movelog import MoveLog
+from spidercli.movelog import LogError, MoveLog
 from spidercli.replay import Report, replay
 from spidercli.rules import DUEL, check_playable
 
 
-class DuelError(ValueError):
+class DuelError(LogError):
     """Two logs that cannot be judged together (an input error: exit status 2)."""
-
-    def __init__(self, message: str, path: str, line: int | None) -> None:
-        super().__init__(message)
-        self.path = path
-        self.line = line
-
-    def __str__(self) -> str:
-        where = self.path + (f", line {self.line}" if self.line else "")
-        return f"{where}: {self.args[0]}"
 
 
 @dataclass(frozen=True)
@@ -67,19 +58,19 @@ def check_pair(a: MoveLog, b: MoveLog) -> None:
         if log.rules is not None and log.rules != DUEL.name:
             raise DuelError(
                 f"rules: {log.rules}: a duel is judged under duel rules only",
-                log.path,
-                log.rules_line,
+                path=log.path,
+                line=log.rules_line,
             )
         try:
             check_playable(DUEL, log.deal.game, log.deal.suits)
         except ValueError as err:
-            raise DuelError(str(err), log.path, log.game_line) from err
+            raise DuelError(str(err), path=log.path, line=log.game_line) from err
     if a.deal.deal_id != b.deal.deal_id:
         raise DuelError(
             f"{b.deal.name} is not the deal of {a.path} ({a.deal.name}): "
             "both players of a duel play the same cards",
-            b.path,
-            b.game_line,
+            path=b.path,
+            line=b.game_line,
         )
 
 

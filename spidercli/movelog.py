@@ -163,6 +163,13 @@ class _Checker:
     def fail(self, message: str, node: yaml.Node | None = None) -> LogError:
         return LogError(message, path=self.path, line=None if node is None else _line(node))
 
+    def check(self, root: yaml.Node) -> None:
+        """``visit`` the whole document; too deep a nesting is an input error too."""
+        try:
+            self.visit(root)
+        except RecursionError as err:
+            raise LogError("not usable: the YAML is nested too deeply", path=self.path) from err
+
     def visit(self, node: yaml.Node) -> None:
         """Refuse aliases (a node met twice) and custom tags, anywhere in the document."""
         if id(node) in self.seen:
@@ -230,10 +237,10 @@ class _Checker:
         return value
 
 
-def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
-    """Parse a move log's text; ``LogError`` names the line and what was expected."""
+def compose(text: str | bytes, path: str) -> yaml.Node | None:
+    """The YAML document's node tree (None when empty); ``LogError`` for malformed YAML."""
     try:
-        root = yaml.compose(text, Loader=_Memo)
+        return yaml.compose(text, Loader=_Memo)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = None if mark is None else int(mark.line) + 1
@@ -242,16 +249,18 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     except yaml.YAMLError as err:
         raise LogError(f"not valid YAML: {err}", path=path) from err
     except RecursionError as err:
-        raise LogError("not a move log: the YAML is nested too deeply", path=path) from err
+        raise LogError("not usable: the YAML is nested too deeply", path=path) from err
+
+
+def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
+    """Parse a move log's text; ``LogError`` names the line and what was expected."""
+    root = compose(text, path)
     if root is None:
         raise LogError(
             "the file is empty: expected a mapping with at least 'game' and 'moves'", path=path
         )
     c = _Checker(path, text)
-    try:
-        c.visit(root)
-    except RecursionError as err:
-        raise LogError("not a move log: the YAML is nested too deeply", path=path) from err
+    c.check(root)
     top = c.mapping(root, "the log", TOP_KEYS)
     if "game" in top and "deal" in top:
         raise c.fail(

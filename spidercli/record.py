@@ -14,8 +14,8 @@ from pathlib import Path
 import yaml
 
 from spidercli.files import write_atomic
-from spidercli.movelog import LogError, parse_log, read_text
-from spidercli.replay import RulesError, choose_rules, replay
+from spidercli.movelog import LogError, compose, parse_log, read_text
+from spidercli.replay import choose_rules, replay
 
 
 @dataclass(frozen=True)
@@ -29,8 +29,7 @@ class NotRecorded(ValueError):
     """The log replays with a refused action (exit status 1)."""
 
 
-class UnsupportedLayout(ValueError):
-    """The log's top level is not a block mapping, so its lines cannot be edited in place."""
+_FLOW = "its top level is in flow style ({...}): write it in block style to record it"
 
 
 def expect_block(values: dict[str, object], newline: str) -> str:
@@ -46,20 +45,20 @@ def _offset(text: str, line: int, column: int) -> int:
     return pos + column
 
 
-def rewrite(text: str, values: dict[str, object]) -> str:
-    """``text`` with its top-level ``expect`` block replaced by (or given) ``values``."""
+def rewrite(text: str, values: dict[str, object], path: str = "<log>") -> str:
+    """``text`` with its top-level ``expect`` block replaced by (or given) ``values``.
+
+    ``LogError`` when the top level is in flow style (``{...}``): its lines cannot be edited."""
     newline = "\r\n" if "\r\n" in text else "\n"
     block = expect_block(values, newline)
-    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    root = compose(text, path)
     assert isinstance(root, yaml.MappingNode)
+    if root.flow_style:  # `{game: ..., moves: [...]}`: no lines of its own to edit
+        raise LogError(_FLOW, path=path)
     keys = {k.value: (k, v) for k, v in root.value}
     if "expect" in keys:
         key, value = keys["expect"]
         start = _offset(text, key.start_mark.line, 0)
-        if key.start_mark.column != 0:  # a flow-style top level: leave the layout alone
-            raise UnsupportedLayout(
-                "its top level is in flow style ({...}): write it in block style to record it"
-            )
         last = value
         while isinstance(last, yaml.MappingNode) and last.value:
             last = last.value[-1][1]
@@ -68,10 +67,6 @@ def rewrite(text: str, values: dict[str, object]) -> str:
         end = len(text) if nl < 0 else nl + 1
         return text[:start] + block + text[end:]
     key = keys["moves"][0]
-    if key.start_mark.column != 0:
-        raise UnsupportedLayout(
-            "its top level is in flow style ({...}): write it in block style to record it"
-        )
     at = _offset(text, key.start_mark.line, 0)
     # Keep the comment lines right above `moves:` with it.
     lines_before = text[:at].split(newline)
@@ -82,8 +77,8 @@ def rewrite(text: str, values: dict[str, object]) -> str:
 
 
 def record(path: str) -> Recorded:
-    """Replay ``path`` and write its ``expect`` block (``LogError``/``RulesError`` for bad input,
-    ``NotRecorded`` when an action is refused)."""
+    """Replay ``path`` and write its ``expect`` block (``LogError`` for bad input, ``NotRecorded``
+    when an action is refused)."""
     text = read_text(path)  # LogError names the file (and line)
     log = parse_log(text, path)
     raw = Path(path).read_bytes()
@@ -101,7 +96,7 @@ def record(path: str) -> Recorded:
         "score": g.score,
         "runs": g.runs,
     }
-    new = rewrite(text, values)
+    new = rewrite(text, values, path)
     if raw.startswith(b"\xef\xbb\xbf"):
         new = "\ufeff" + new
     changed = new.encode("utf-8") != raw
@@ -110,12 +105,4 @@ def record(path: str) -> Recorded:
     return Recorded(path, changed, values)
 
 
-__all__ = [
-    "LogError",
-    "NotRecorded",
-    "Recorded",
-    "RulesError",
-    "UnsupportedLayout",
-    "record",
-    "rewrite",
-]
+__all__ = ["NotRecorded", "Recorded", "record", "rewrite"]

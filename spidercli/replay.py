@@ -12,19 +12,15 @@ from typing import Any
 
 from spidercli.cards import SUITS, card_str
 from spidercli.engine import Game, Refusal
-from spidercli.movelog import Entry, MoveLog
+from spidercli.movelog import Entry, LogError, MoveLog
 from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable
 
 STOP = "stop"
 SKIP = "skip"
 
 
-class RulesError(ValueError):
+class RulesError(LogError):
     """The ruleset asked for cannot play this game (an input error: exit status 2)."""
-
-    def __init__(self, message: str, line: int | None) -> None:
-        super().__init__(message)
-        self.line = line
 
 
 @dataclass(frozen=True)
@@ -118,7 +114,7 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
         if name not in RULESETS:
             raise RulesError(
                 f"--rules: unknown ruleset {override!r}; expected one of {', '.join(RULESETS)}",
-                None,
+                path=log.path,
             )
         rules = RULESETS[name]
         line = log.game_line
@@ -128,7 +124,7 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
     try:
         check_playable(rules, log.deal.game, log.deal.suits)
     except ValueError as err:
-        raise RulesError(f"{err} ({log.deal.name})", line) from err
+        raise RulesError(f"{err} ({log.deal.name})", path=log.path, line=line) from err
     return rules
 
 

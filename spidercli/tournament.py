@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -19,18 +18,6 @@ import yaml
 from spidercli.batch import VALID, Verdict, verify_all
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
-
-
-class ManifestError(ValueError):
-    def __init__(self, message: str, path: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        self.line = line
-
-    def __str__(self) -> str:
-        where = self.path + (f", line {self.line}" if self.line else "")
-        return f"{where}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -41,53 +28,39 @@ class Manifest:
 
 
 def load_manifest(path: str) -> Manifest:
-    """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs."""
+    """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs. Read and
+    checked like a log: ``LogError`` names the file and the line."""
     from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.movelog import LogError, _Checker, _line
+    from spidercli.movelog import LogError, _Checker, compose, read_text
 
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except OSError as err:
-        raise ManifestError(f"cannot be read: {err.strerror or err}", path) from err
-    except UnicodeDecodeError as err:
-        raise ManifestError("is not UTF-8 text", path) from err
-    except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark
-        line = None if mark is None else int(mark.line) + 1
-        raise ManifestError(f"not valid YAML: {err.problem}", path, line) from err
-    except yaml.YAMLError as err:
-        raise ManifestError(f"not valid YAML: {err}", path) from err
+    text = read_text(path)
+    root = compose(text, path)
     if root is None:
-        raise ManifestError("the manifest is empty: expected a mapping with 'deals'", path)
+        raise LogError("the manifest is empty: expected a mapping with 'deals'", path=path)
     c = _Checker(path, text)
-    try:
-        c.visit(root)
-        top = c.mapping(root, "the manifest", ("name", "rules", "deals"))
-        name = c.text(top["name"][1], "name") if "name" in top else None
-        rules = c.ruleset(top["rules"][1]) if "rules" in top else None
-        if "deals" not in top:
-            raise c.fail("the manifest has no 'deals' key: a list of game codes or deal IDs", root)
-        deals_node = top["deals"][1]
-        if not isinstance(deals_node, yaml.SequenceNode) or not deals_node.value:
-            raise c.fail("deals must be a non-empty list of game codes or deal IDs", deals_node)
-        deals: list[tuple[str, str]] = []
-        for item in deals_node.value:
-            value = c.text(item, "deals: an entry").strip()
-            if _DEAL_ID.fullmatch(value.lower()):
-                deals.append((value.lower(), f"explicit deal {value.lower()}"))
-                continue
-            try:
-                setup = Setup.from_code(parse_code(value))
-            except CodeError as err:
-                raise LogError(
-                    f"deals: {value!r} is neither a game code nor a deal ID (16 hex digits): {err}",
-                    path=path,
-                    line=_line(item),
-                ) from err
-            deals.append((setup.deal_id, setup.name))
-    except LogError as err:
-        raise ManifestError(err.message, path, err.line) from err
+    c.check(root)
+    top = c.mapping(root, "the manifest", ("name", "rules", "deals"))
+    name = c.text(top["name"][1], "name") if "name" in top else None
+    rules = c.ruleset(top["rules"][1]) if "rules" in top else None
+    if "deals" not in top:
+        raise c.fail("the manifest has no 'deals' key: a list of game codes or deal IDs", root)
+    deals_node = top["deals"][1]
+    if not isinstance(deals_node, yaml.SequenceNode) or not deals_node.value:
+        raise c.fail("deals must be a non-empty list of game codes or deal IDs", deals_node)
+    deals: list[tuple[str, str]] = []
+    for item in deals_node.value:
+        value = c.text(item, "deals: an entry").strip()
+        if _DEAL_ID.fullmatch(value.lower()):
+            deals.append((value.lower(), f"explicit deal {value.lower()}"))
+            continue
+        try:
+            setup = Setup.from_code(parse_code(value))
+        except CodeError as err:
+            raise c.fail(
+                f"deals: {value!r} is neither a game code nor a deal ID (16 hex digits): {err}",
+                item,
+            ) from err
+        deals.append((setup.deal_id, setup.name))
     return Manifest(name, rules, tuple(deals))
 
 
