@@ -18,6 +18,7 @@ from spidercli.engine import Game
 from spidercli.rules import Ruleset
 from spidercli.solver import (
     Outcome,
+    Problem,
     Progress,
     Solver,
     StagedSolver,
@@ -68,12 +69,7 @@ def actions_for(game: Game, steps: list[Step]) -> list[Action]:
     out: list[Action] = []
     _flip_exposed(game, out)
     for step in steps:
-        if step is None:
-            action: Action = Deal()
-        else:
-            s, t, k = step
-            inferred = game.check_move(s + 1, t + 1, None)
-            action = Move(s + 1, t + 1, None if inferred == k else k)
+        action: Action = Deal() if step is None else _as_move(game, *step)
         out.append(action)
         _play(game, action)
         _flip_exposed(game, out)
@@ -81,15 +77,14 @@ def actions_for(game: Game, steps: list[Step]) -> list[Action]:
 
 
 def search(
-    game: Game,
+    problem: Problem,
     *,
     timeout: float | None,
     max_states: int | None = None,
     report: Callable[[Progress], None] | None = None,
 ) -> Outcome:
-    """Search for a win from ``game``'s position: deal by deal first, then (when that fails
+    """Search for a win from ``problem``'s position: deal by deal first, then (when that fails
     without running out of budget) over every legal move, which can prove a deal unwinnable."""
-    problem = problem_from_game(game)
     deadline = None if timeout is None else time.monotonic() + timeout
     outcome = StagedSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
     if outcome.steps is not None or outcome.progress.phase == "gave up":
@@ -109,19 +104,19 @@ def solve_setup(
     max_states: int | None = None,
     report: Callable[[Progress], None] | None = None,
 ) -> Solved:
-    start = Game.from_setup(setup, rules)
-    outcome = search(start, timeout=timeout, max_states=max_states, report=report)
+    game = Game.from_setup(setup, rules)
+    problem = problem_from_game(game)
+    outcome = search(problem, timeout=timeout, max_states=max_states, report=report)
     if outcome.steps is None:
-        return Solved(outcome, None, start)
-    solver = StagedSolver(problem_from_game(start))
+        return Solved(outcome, None, game)
+    solver = Solver(problem)
     steps = outcome.steps
     while True:  # cut detours until none is left
         shorter = shorten(solver, steps)
         if len(shorter) >= len(steps):
             break
         steps = shorter
-    game = Game.from_setup(setup, rules)
-    actions = actions_for(game, steps)
+    actions = actions_for(game, steps)  # the starting position becomes the won game
     if game.result != "won":
         raise SolverBugError(f"the solver's line ends {game.result}, not won")
     return Solved(outcome, actions, game)
@@ -136,8 +131,6 @@ class Hint:
     reasons: list[str] = field(default_factory=list)
     wins_in: int | None = None  # moves (and deals) to a win found by the search
     deal_next: bool = False  # the win found deals before any move
-    searched: bool = False  # a win was found from here
-    progress: Progress | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -178,39 +171,35 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
         for c, col in enumerate(game.cols):
             if col and game.down[c] == len(col):
                 return Hint(Flip(c + 1), [f"turns up the face-down card of column {c + 1}"])
-    outcome = search(game, timeout=timeout)
+    problem = problem_from_game(game)
+    outcome = search(problem, timeout=timeout)
     steps = outcome.steps
     if steps:
-        wins_in = sum(1 for _ in steps)
-        first = steps[0]
-        if first is None:
-            return Hint(
-                None, ["no move helps before the next deal"], wins_in, True, True, outcome.progress
-            )
-        s, t, k = first
+        wins_in = len(steps)
+        if steps[0] is None:
+            return Hint(None, ["no move helps before the next deal"], wins_in, True)
+        s, t, k = steps[0]
         reasons = reasons_for(game, s, t, k)
         reasons.append(f"a win follows in {wins_in} move{'s' * (wins_in != 1)}")
-        return Hint(_as_move(game, s, t, k), reasons, wins_in, False, True, outcome.progress)
-    # No win found: the move that leads to the best position by the solver's measure.
-    solver = StagedSolver(problem_from_game(game))
-    node = solver.p.start
-    best: tuple[int, Step] | None = None
-    for step in solver._moves(node, False):
-        if step is None:
-            continue
-        score = solver.cost(solver._after_move(node, *step))
-        if best is None or score < best[0]:
-            best = (score, step)
+        return Hint(_as_move(game, s, t, k), reasons, wins_in)
     if outcome.exhaustive:
-        why = "no win exists from here: every line of play was searched"
-        return Hint(None, [why], progress=outcome.progress)
-    if best is None or best[1] is None or best[0] >= solver.cost(node):
+        return Hint(None, ["no win exists from here: every line of play was searched"])
+    # No win found: the move that leads to the best position by the solver's measure.
+    solver = Solver(problem)
+    node = problem.start
+    best: tuple[int, tuple[int, int, int]] | None = None
+    for step in solver._moves(node, False):
+        if step is not None:
+            score = solver.cost(solver._after_move(node, *step))
+            if best is None or score < best[0]:
+                best = (score, step)
+    if best is None or best[0] >= solver.cost(node):
         why = f"no move improves the position, and no win was found in {timeout:g} s"
-        return Hint(None, [why], progress=outcome.progress)
+        return Hint(None, [why])
     s, t, k = best[1]
     reasons = reasons_for(game, s, t, k) or ["improves the position"]
     reasons.append(f"no win found in {timeout:g} s")
-    return Hint(_as_move(game, s, t, k), reasons, progress=outcome.progress)
+    return Hint(_as_move(game, s, t, k), reasons)
 
 
 def _as_move(game: Game, s: int, t: int, k: int) -> Move:

@@ -30,6 +30,10 @@ import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spidercli.engine import Game
 
 # A position: columns, face-down counts, deals done, runs removed.
 Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int]
@@ -113,7 +117,7 @@ def default_weights(problem: Problem) -> Weights:
     return Weights(length=3.0) if problem.suits <= 2 else Weights()
 
 
-def _column_cost(col: bytes, d: int, w: Weights, permissive: bool) -> int:
+def _column_cost(col: bytes, d: int, w: Weights) -> int:
     n = len(col)
     if n == 0:
         return 0
@@ -126,6 +130,55 @@ def _column_cost(col: bytes, d: int, w: Weights, permissive: bool) -> int:
         if b != a - 1:
             cost += off if (b & 15) == (a & 15) - 1 else brk
     return cost
+
+
+def _take_run(col: bytes, d: int) -> tuple[bytes, int, int]:
+    """A column ending in an Ace, with the one-suit run King..Ace it completes removed (and the
+    card under it turned): the column, its face-down count and the runs removed (0 or 1)."""
+    if len(col) - d >= 13 and col.endswith(_RUN[col[-1] >> 4]):
+        col = col[:-13]
+        if col and d >= len(col):
+            d = len(col) - 1
+        return col, d, 1
+    return col, d, 0
+
+
+class _Stop(Exception):
+    """The budget (time, positions or memory) ran out."""
+
+
+class _Budget:
+    """Counts the positions a search expands, reports progress, and stops the search (``_Stop``)
+    when the deadline or the position budget is reached."""
+
+    def __init__(
+        self,
+        deadline: float | None,
+        max_states: int | None,
+        report: Callable[[Progress], None] | None,
+        report_every: float,
+    ) -> None:
+        self.progress = Progress()
+        self.start = time.monotonic()
+        self.deadline = deadline
+        self.max_states = max_states
+        self.report = report
+        self.report_every = report_every
+        self.next_report = self.start + report_every
+
+    def tick(self) -> None:
+        pr = self.progress
+        pr.states += 1
+        if pr.states & 255 == 0:
+            now = time.monotonic()
+            pr.seconds = now - self.start
+            if (self.deadline is not None and now >= self.deadline) or (
+                self.max_states is not None and pr.states >= self.max_states
+            ):
+                raise _Stop
+            if self.report is not None and now >= self.next_report:
+                self.next_report = now + self.report_every
+                self.report(pr)
 
 
 class Solver:
@@ -142,7 +195,6 @@ class Solver:
         memo = self._col_cost
         total = 0
         empties = 0
-        permissive = self.p.permissive
         for col, d in zip(cols, down, strict=True):
             if not col:
                 empties += 1
@@ -150,7 +202,7 @@ class Solver:
             key = (col, d)
             c = memo.get(key)
             if c is None:
-                c = memo[key] = _column_cost(col, d, w, permissive)
+                c = memo[key] = _column_cost(col, d, w)
             total += c
         total -= w.empty * min(empties, w.empty_cap)
         total -= w.run * runs
@@ -173,11 +225,9 @@ class Solver:
         lst[s] = new_src
         if new_src and dn[s] >= len(new_src):
             dn[s] = len(new_src) - 1
-        if (dst[-1] & 15) == 1 and len(dst) - dn[t] >= 13 and dst.endswith(_RUN[dst[-1] >> 4]):
-            dst = dst[:-13]
-            runs += 1
-            if dst and dn[t] >= len(dst):
-                dn[t] = len(dst) - 1
+        if (dst[-1] & 15) == 1:
+            dst, dn[t], removed = _take_run(dst, dn[t])
+            runs += removed
         lst[t] = dst
         return (tuple(lst), tuple(dn), dealt, runs)
 
@@ -188,11 +238,9 @@ class Solver:
         dn = list(down)
         for i, card in enumerate(chunk):
             col = lst[i] + bytes((card,))
-            if card & 15 == 1 and len(col) - dn[i] >= 13 and col.endswith(_RUN[card >> 4]):
-                col = col[:-13]
-                runs += 1
-                if col and dn[i] >= len(col):
-                    dn[i] = len(col) - 1
+            if card & 15 == 1:
+                col, dn[i], removed = _take_run(col, dn[i])
+                runs += removed
             lst[i] = col
         return (tuple(lst), tuple(dn), dealt + 1, runs)
 
@@ -288,29 +336,25 @@ class Solver:
         report: Callable[[Progress], None] | None = None,
         report_every: float = 0.25,
     ) -> Outcome:
-        progress = Progress()
-        start = time.monotonic()
-        for complete in (False, True):
-            progress.phase = "complete" if complete else "pruned"
-            result = self._search(
-                complete, progress, start, max_states, deadline, report, report_every
-            )
-            if result is not None:
-                return Outcome(result, False, progress)
-            if progress.phase == "gave up":
-                return Outcome(None, False, progress)
-        return Outcome(None, True, progress)
+        budget = _Budget(deadline, max_states, report, report_every)
+        try:
+            steps, exhaustive = self._run(budget)
+        except _Stop:
+            steps, exhaustive = None, False
+            budget.progress.phase = "gave up"
+        budget.progress.seconds = time.monotonic() - budget.start
+        return Outcome(steps, exhaustive, budget.progress)
 
-    def _search(
-        self,
-        complete: bool,
-        progress: Progress,
-        start: float,
-        max_states: int | None,
-        deadline: float | None,
-        report: Callable[[Progress], None] | None,
-        report_every: float,
-    ) -> list[Step] | None:
+    def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
+        """The pruned search, then every legal move: its exhaustion proves there is no win."""
+        for complete in (False, True):
+            budget.progress.phase = "complete" if complete else "pruned"
+            steps = self._search(complete, budget)
+            if steps is not None:
+                return steps, False
+        return None, True
+
+    def _search(self, complete: bool, budget: _Budget) -> list[Step] | None:
         p = self.p
         goal = p.runs_to_win
         length = self.w.length
@@ -328,26 +372,16 @@ class Solver:
         seen = {(root[0], root[1], root[2])}
         heap: list[tuple[float, int, int]] = [(cost(root), 0, 0)]
         counter = 0
-        next_report = time.monotonic() + report_every
         pop = heapq.heappop
         push = heapq.heappush
+        tick = budget.tick
+        progress = budget.progress
         while heap:
             _, _, idx = pop(heap)
             node = nodes[idx]
-            progress.states += 1
-            if progress.states & 255 == 0:
-                now = time.monotonic()
-                progress.seconds = now - start
-                if (
-                    (deadline is not None and now >= deadline)
-                    or (max_states is not None and progress.states >= max_states)
-                    or len(nodes) > MAX_NODES
-                ):
-                    progress.phase = "gave up"
-                    return None
-                if report is not None and now >= next_report:
-                    next_report = now + report_every
-                    report(progress)
+            tick()
+            if len(nodes) > MAX_NODES:
+                raise _Stop
             g = depth[idx] + 1
             for step in moves(node, complete):
                 child = after_deal(node) if step is None else after_move(node, *step)
@@ -364,7 +398,6 @@ class Solver:
                 depth.append(g)
                 cid = len(nodes) - 1
                 if runs >= goal:
-                    progress.seconds = time.monotonic() - start
                     return _path(cid, parent, step_of)
                 down_total = sum(child[1])
                 if down_total < progress.best_down:
@@ -373,7 +406,6 @@ class Solver:
                     progress.best_deals = child[2]
                 counter -= 1
                 push(heap, (cost(child) + length * g, counter, cid))
-        progress.seconds = time.monotonic() - start
         return None
 
 
@@ -422,18 +454,13 @@ def _path(idx: int, parent: list[int], step_of: list[Step]) -> list[Step]:
     return steps
 
 
-def problem_from_game(game: object) -> Problem:
+def problem_from_game(game: Game) -> Problem:
     """The position of an engine ``Game`` (classic-style: every column's last card face-up)."""
-    from spidercli.engine import Game
-
-    assert isinstance(game, Game)
-    offsets = [0]
-    for size in game.game.deal_sizes:
-        offsets.append(offsets[-1] + size)
-    chunks = [
-        bytes(game.stock[offsets[i] : offsets[i + 1]])
-        for i in range(game.deals_done, len(game.game.deal_sizes))
-    ]
+    stock = game.stock_left
+    chunks = []
+    for size in game.game.deal_sizes[game.deals_done :]:
+        chunks.append(bytes(stock[:size]))
+        del stock[:size]
     return Problem(
         [bytes(c) for c in game.cols],
         list(game.down),
@@ -442,10 +469,6 @@ def problem_from_game(game: object) -> Problem:
         runs=game.runs,
         runs_to_win=game.game.runs_to_win,
     )
-
-
-class _Stop(Exception):
-    pass
 
 
 class StagedSolver(Solver):
@@ -463,55 +486,25 @@ class StagedSolver(Solver):
         (1_000_000, 6),
     )
 
-    def solve(
-        self,
-        *,
-        max_states: int | None = None,
-        deadline: float | None = None,
-        report: Callable[[Progress], None] | None = None,
-        report_every: float = 0.25,
-    ) -> Outcome:
-        self.progress = Progress()
-        self.start_time = time.monotonic()
-        self.deadline = deadline
-        self.max_states = max_states
-        self.report = report
-        self.next_report = self.start_time + report_every
-        self.report_every = report_every
-        try:
-            for budget, width in self.SCHEDULE:
-                self.budget = budget
-                self.width = width
-                found = self._rec(self.p.start)
-                if found is not None:
-                    self.progress.seconds = time.monotonic() - self.start_time
-                    return Outcome(found, False, self.progress)
-        except _Stop:
-            self.progress.phase = "gave up"
-        self.progress.seconds = time.monotonic() - self.start_time
-        return Outcome(None, False, self.progress)
-
-    def _tick(self) -> None:
-        pr = self.progress
-        pr.states += 1
-        if pr.states & 255 == 0:
-            now = time.monotonic()
-            pr.seconds = now - self.start_time
-            if (self.deadline is not None and now >= self.deadline) or (
-                self.max_states is not None and pr.states >= self.max_states
-            ):
-                raise _Stop
-            if self.report is not None and now >= self.next_report:
-                self.next_report = now + self.report_every
-                self.report(pr)
+    def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
+        """Each pass of the schedule in turn; this search never proves anything."""
+        self.budget = budget
+        for stage_budget, width in self.SCHEDULE:
+            self.stage_budget = stage_budget
+            self.width = width
+            found = self._rec(self.p.start)
+            if found is not None:
+                return found, False
+        return None, False
 
     def _rec(self, node: Node) -> list[Step] | None:
         win, cands = self._level(node)
         if win is not None:
             return win
         for path, cand in cands:
-            if cand[2] + 1 > self.progress.best_deals:
-                self.progress.best_deals = cand[2] + 1
+            progress = self.budget.progress
+            if cand[2] + 1 > progress.best_deals:
+                progress.best_deals = cand[2] + 1
             rest = self._rec(self._after_deal(cand))
             if rest is not None:
                 return [*path, None, *rest]
@@ -537,11 +530,11 @@ class StagedSolver(Solver):
         width = self.width
         counter = 0
         expanded = 0
-        budget = self.budget
-        pr = self.progress
-        tick = self._tick
+        limit = self.stage_budget
+        pr = self.budget.progress
+        tick = self.budget.tick
         length = self.w.length
-        while heap and expanded < budget:
+        while heap and expanded < limit:
             c, _, idx = heapq.heappop(heap)
             node = nodes[idx]
             tick()

@@ -72,7 +72,7 @@ def test_an_unwinnable_position_is_proven_so() -> None:
 
 def test_a_budget_gives_up_without_claiming_a_proof() -> None:
     game = Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC)
-    outcome = search(game, timeout=None, max_states=300)
+    outcome = search(problem_from_game(game), timeout=None, max_states=300)
     assert outcome.steps is None and not outcome.exhaustive
     assert outcome.progress.phase == "gave up"
 
