@@ -700,11 +700,15 @@ class Game:
         actions: list[Action] = [Move(s + 1, t + 1, k) for s, t, k in self.legal_moves()]
         if self.over is None and self.check_deal() is None:
             actions.append(Deal())
-        if self.over is None and not self._auto_flip:
-            actions.extend(
-                Flip(c + 1) for c, col in enumerate(self.cols) if col and self.down[c] == len(col)
-            )
+        actions.extend(Flip(c + 1) for c in self.flippable())
         return actions
+
+    def flippable(self) -> list[int]:
+        """The columns (0-based) a ``flip`` would turn: under rules without automatic flips,
+        each non-empty column of only face-down cards; none once the game is over."""
+        if self.over is not None or self._auto_flip:
+            return []
+        return [c for c, col in enumerate(self.cols) if col and self.down[c] == len(col)]
 
     def has_legal_action(self) -> bool:
         """Is any move, deal or flip legal? (Undo and finish aside.)"""
@@ -714,9 +718,7 @@ class Game:
             return True
         cols = self.cols
         ncols = self._ncols
-        if not self._auto_flip and any(
-            col and self.down[c] == len(col) for c, col in enumerate(cols)
-        ):
+        if self.flippable():
             return True
         empties = sum(1 for t in range(ncols) if self._takes_anything(t))
         for s in range(ncols):
@@ -754,13 +756,11 @@ def perft(game: Game, depth: int) -> int:
             game.deal()
             total += perft(game, depth - 1)
             game.undo()
-    if game.over is None and not game.rules.auto_flip:
-        for c, col in enumerate(game.cols):
-            if col and game.down[c] == len(col):
-                if depth == 1:
-                    total += 1
-                else:
-                    game.flip(c)
-                    total += perft(game, depth - 1)
-                    game.undo()
+    for c in game.flippable():
+        if depth == 1:
+            total += 1
+        else:
+            game.flip(c)
+            total += perft(game, depth - 1)
+            game.undo()
     return total

@@ -50,12 +50,9 @@ class Solved:
 
 
 def _flip_exposed(game: Game, out: list[Action]) -> None:
-    if game.rules.auto_flip or game.over is not None:
-        return
-    for c, col in enumerate(game.cols):
-        if col and game.down[c] == len(col):
-            out.append(Flip(c + 1))
-            _play(game, out[-1])
+    for c in game.flippable():
+        out.append(Flip(c + 1))
+        _play(game, out[-1])
 
 
 def _play(game: Game, action: Action) -> None:
@@ -167,10 +164,10 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
     """The best next action from ``game`` (changed and restored; never a deal)."""
     if game.over is not None:
         return Hint(None, [f"the game is over ({game.over})"])
-    if not game.rules.auto_flip:
-        for c, col in enumerate(game.cols):
-            if col and game.down[c] == len(col):
-                return Hint(Flip(c + 1), [f"turns up the face-down card of column {c + 1}"])
+    flips = game.flippable()
+    if flips:
+        c = flips[0]
+        return Hint(Flip(c + 1), [f"turns up the face-down card of column {c + 1}"])
     problem = problem_from_game(game)
     outcome = search(problem, timeout=timeout)
     steps = outcome.steps
