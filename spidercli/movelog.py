@@ -7,6 +7,7 @@ wrong types are refused with ``LogError``.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -447,16 +448,12 @@ def _deal(c: _Checker, node: yaml.Node) -> Setup:
         first.setdefault(card, line)
         if n > copies:
             # The sizes are right, so a card given too often means another is missing.
-            total = sum(1 for other, _ in placed if other == card)
-            missing = next(
-                m
-                for m in ordered_deck(game, suits)
-                if sum(1 for other, _ in placed if other == m) < copies
-            )
+            totals = Counter(other for other, _ in placed)
+            missing = next(m for m in ordered_deck(game, suits) if totals[m] < copies)
             raise LogError(
-                f"deal: {card_str(card)} ({card_words(card)}) is given {total} times (first on "
-                f"line {first[card]}, again here); {deck} holds {copies} of each card, and "
-                f"{card_str(missing)} ({card_words(missing)}) is missing",
+                f"deal: {card_str(card)} ({card_words(card)}) is given {totals[card]} times "
+                f"(first on line {first[card]}, again here); {deck} holds {copies} of each "
+                f"card, and {card_str(missing)} ({card_words(missing)}) is missing",
                 path=c.path,
                 line=line,
             )

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spidercli.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_words, cards_str
+from spidercli.cards import (
+    RANK_NAMES,
+    RANKS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    SUITS,
+    card_words,
+    cards_str,
+)
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
 from spidercli.movelog import Entry
@@ -47,7 +55,7 @@ def status_line(game: Game) -> str:
     removed = " ".join(SUITS[s] for s in game.removed)
     runs = f"Runs {game.runs}/{game.game.runs_to_win}" + (f" ({removed})" if removed else "")
     return (
-        f"Stock {stock} card{'s' * (stock != 1)}, {left} deal{'s' * (left != 1)} left"
+        f"Stock {_count(stock, 'card')}, {_count(left, 'deal')} left"
         f"   {runs}   Moves {game.moves}   Score {game.score}"
     )
 
@@ -97,8 +105,8 @@ def _spoken(cards: list[int]) -> str:
         while j + 1 < len(cards) and cards[j + 1] == cards[j] - 1:
             j += 1
         if j - i >= 2:
-            high = card_words(cards[i]).rsplit(" of ", 1)[0]
-            parts.append(f"{high} down to {card_words(cards[j])}")
+            high = RANK_NAMES[cards[i] & 15]
+            parts.append(f"the {high} down to {card_words(cards[j])}")
             i = j + 1
         else:
             parts.append(card_words(cards[i]))
