@@ -460,6 +460,14 @@ def verify(
         str | None,
         typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk)."),
     ] = None,
+    html_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--html-dir",
+            help="Write an HTML page per log that is not valid, and an index, into DIR.",
+            metavar="DIR",
+        ),
+    ] = None,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
 
@@ -475,6 +483,11 @@ def verify(
             None,
             False,
         )
+    if html_dir is not None:
+        try:
+            os.makedirs(html_dir, exist_ok=True)
+        except OSError as err:
+            _fail(f"--html-dir {html_dir}: cannot be created: {err.strerror or err}", None, False)
     files = find_logs(paths)
     workers = jobs or os.cpu_count() or 1
     tick = None
@@ -493,7 +506,15 @@ def verify(
             bar.advance(task)
 
     try:
-        tally = run_batch(files, sys.stdout, fmt=fmt.value, rules=rules, jobs=workers, tick=tick)
+        tally = run_batch(
+            files,
+            sys.stdout,
+            fmt=fmt.value,
+            rules=rules,
+            jobs=workers,
+            tick=tick,
+            html_dir=html_dir,
+        )
     finally:
         if bar is not None:
             bar.stop()

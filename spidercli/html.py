@@ -17,13 +17,16 @@ import base64
 import hashlib
 import html
 import json
+import os
 import re
+import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from spidercli.cards import cards_str
 from spidercli.engine import Game, Refusal
+from spidercli.files import write_atomic
 from spidercli.movelog import Entry
 from spidercli.render import describe, describe_deal, verdict
 from spidercli.replay import Observer, Report
@@ -276,3 +279,61 @@ def pick_frame(frames: list[Frame], which: object, halted: bool) -> Frame:
             f"there is no position after it"
         )
     raise ValueError(f"--show {which}: the log has only {last.index} entries")
+
+
+class PageIndex:
+    """``index.html`` of a folder of pages (``verify --html-dir``): one row per non-valid log,
+    written as the verdicts come. Rows go to a spool file first (bounded memory) since the
+    counts come before them; ``close`` writes the page atomically."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        # Open across calls and closed in ``close``, so no context manager.
+        self.spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115
+            max_size=1 << 20, mode="w+", encoding="utf-8"
+        )
+        self.rows = 0
+
+    def add(self, path: str, status: str, message: str, page: str | None) -> None:
+        name = html.escape(path)
+        link = f'<a href="{html.escape(page)}">{name}</a>' if page else name
+        self.spool.write(
+            f'<tr><td class="mono">{link}</td><td class="status">{html.escape(status)}</td>'
+            f"<td>{html.escape(message)}</td></tr>\n"
+        )
+        self.rows += 1
+
+    def close(self, summary: str) -> None:
+        self.spool.seek(0)
+        rows = self.spool.read()
+        self.spool.close()
+        style = _template("replay.css")
+        body = (
+            "<table><thead><tr><th>Log</th><th>Status</th><th>Why</th></tr></thead>"
+            f"<tbody>\n{rows}</tbody></table>"
+            if self.rows
+            else "<p>Every log is valid: no page to show.</p>"
+        )
+        write_atomic(
+            os.path.join(self.directory, "index.html"),
+            fill(
+                _template("index.html"),
+                {
+                    "csp": csp(style, None),
+                    "style": style,
+                    "summary": html.escape(summary),
+                    "body": body,
+                },
+            ),
+        )
+
+
+def write_page(directory: str, path: str, text: str) -> str | None:
+    """Write ``path``'s page into ``directory``; its file name, or None if it cannot be written
+    (the index then lists the log without a link)."""
+    name = page_name(path)
+    try:
+        write_atomic(os.path.join(directory, name), text)
+    except OSError:
+        return None
+    return name
