@@ -6,6 +6,7 @@ from file descriptor 3 and writes its own to descriptor 4, so no websocket clien
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -45,7 +46,7 @@ class Browser:
             os.dup2(high_r, 3)
             os.dup2(high_w, 4)
 
-        self.process = subprocess.Popen(  # noqa: S603 - a fixed executable and arguments
+        self.process = subprocess.Popen(
             [
                 executable,
                 "--headless",
@@ -62,7 +63,7 @@ class Browser:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=wire,  # noqa: PLW1509 - only dup2 runs in the child
+            preexec_fn=wire,
             close_fds=False,
         )
         os.close(to_child_r)
@@ -173,10 +174,8 @@ class Browser:
             )
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(BrowserError, OSError):
             self.call("Browser.close")
-        except (BrowserError, OSError):
-            pass
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
