@@ -172,7 +172,8 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
     g = report.game
     last = frames[-1]
     result = (
-        f"{report.result}: {g.moves} moves, score {g.score}, runs {g.runs}/{g.game.runs_to_win}"
+        f"{report.result}: {g.moves} move{'s' * (g.moves != 1)}, score {g.score}, "
+        f"runs {g.runs}/{g.game.runs_to_win}"
     )
     facts = _facts(
         [

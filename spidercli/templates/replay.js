@@ -108,7 +108,7 @@
     $("entry").textContent = f.e;
     $("moves").textContent = f.m;
     $("score").textContent = f.s;
-    $("runs").textContent = f.r + " / " + DATA.runsToWin + (f.x ? " (" + f.x.split("").join(" ") + ")" : "");
+    $("runs").textContent = f.r + " / " + DATA.runsToWin + " " + f.x.split("").map(function (s) { return SYMBOL[s]; }).join("");
     $("stock").textContent = plural(f.k, "card") + ", " + plural(f.d, "deal") + " left";
     var action = $("action");
     action.textContent = "";
@@ -123,7 +123,16 @@
     }
     var refusal = $("refusal");
     refusal.hidden = !f.f;
-    refusal.textContent = f.f ? "Refused: " + f.f[0] + ": " + f.f[1] + " The board is the one before this entry." : "";
+    refusal.textContent = "";
+    if (f.f) {
+      var rule = document.createElement("strong");
+      rule.textContent = "Refused, " + f.f[0] + ": ";
+      var note = document.createElement("span");
+      note.className = "note";
+      note.textContent = "The board is the position before this entry" +
+        (f.f[2] ? "; the cards the rule names are outlined in red." : ".");
+      refusal.append(rule, f.f[1], document.createElement("br"), note);
+    }
     document.body.classList.toggle("refused", !!f.f);
     $("words").textContent = f.t;
     slider.value = n;
