@@ -214,6 +214,7 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
             "last": str(last.index),
             "board": board,
             "words": html.escape(first.words),
+            "stock": f"{first.view.stock} cards, {first.view.deals_left} deals left",
             "csp": csp(style, script),
             "style": style,
             "data": script_json(data),

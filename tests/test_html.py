@@ -508,3 +508,13 @@ def test_board_view_counts_face_down_cards_only() -> None:
     assert [down for down, _ in view.columns] == [5, 5, 5, 5, 4, 4, 4, 4, 4, 4]
     assert all(len(up) == 1 for _, up in view.columns)
     assert (view.stock, view.deals_left, view.removed) == (50, 5, "")
+
+
+def test_a_new_page_is_readable_by_others(tmp_path: Path) -> None:
+    """Pages are for publishing: a new file gets the umask's mode, not a private 0600."""
+    old = os.umask(0o022)
+    try:
+        page = make_page(EXAMPLE, tmp_path / "page.html")
+    finally:
+        os.umask(old)
+    assert page.stat().st_mode & 0o777 == 0o644
