@@ -19,7 +19,6 @@ import html
 import json
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -184,6 +183,10 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
             ("Result", result, ""),
             ("Verdict", f"{'VALID' if ok else 'INVALID'}: {detail}", "ok" if ok else "bad"),
         ]
+        + [
+            ("Expected", f"{m.key} {m.expected}, got {m.actual}", "bad")
+            for m in report.mismatches or []
+        ]
     )
     ncols = len(last.view.columns)
     width = board_width(ncols)
@@ -239,19 +242,6 @@ def error_page(path: str, message: str, line: int | None) -> str:
     )
 
 
-__all__ = [
-    "Frame",
-    "Recorder",
-    "error_page",
-    "fill",
-    "frame_svg",
-    "page_name",
-    "pick_frame",
-    "replay_page",
-    "script_json",
-]
-
-
 def frame_svg(frame: Frame, name: str) -> str:
     """One recorded position as an SVG file (``replay --svg``), the refused cards marked."""
     entry = frame.entry
@@ -284,35 +274,26 @@ def pick_frame(frames: list[Frame], which: object, halted: bool) -> Frame:
 
 
 class PageIndex:
-    """``index.html`` of a folder of pages (``verify --html-dir``): one row per non-valid log,
-    written as the verdicts come. Rows go to a spool file first (bounded memory) since the
-    counts come before them; ``close`` writes the page atomically."""
+    """``index.html`` of a folder of pages (``verify --html-dir``): a row per non-valid log, in
+    the order the verdicts come; ``close`` writes the page atomically."""
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
-        # Open across calls and closed in ``close``, so no context manager.
-        self.spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115
-            max_size=1 << 20, mode="w+", encoding="utf-8"
-        )
-        self.rows = 0
+        self.rows: list[str] = []
 
     def add(self, path: str, status: str, message: str, page: str | None) -> None:
         name = html.escape(path)
         link = f'<a href="{html.escape(page)}">{name}</a>' if page else name
-        self.spool.write(
+        self.rows.append(
             f'<tr><td class="mono">{link}</td><td class="status">{html.escape(status)}</td>'
             f"<td>{html.escape(message)}</td></tr>\n"
         )
-        self.rows += 1
 
     def close(self, summary: str) -> None:
-        self.spool.seek(0)
-        rows = self.spool.read()
-        self.spool.close()
         style = _template("replay.css")
         body = (
             "<table><thead><tr><th>Log</th><th>Status</th><th>Why</th></tr></thead>"
-            f"<tbody>\n{rows}</tbody></table>"
+            f"<tbody>\n{''.join(self.rows)}</tbody></table>"
             if self.rows
             else "<p>Every log is valid: no page to show.</p>"
         )
@@ -339,3 +320,18 @@ def write_page(directory: str, path: str, text: str) -> str | None:
     except OSError:
         return None
     return name
+
+
+__all__ = [
+    "Frame",
+    "PageIndex",
+    "Recorder",
+    "error_page",
+    "fill",
+    "frame_svg",
+    "page_name",
+    "pick_frame",
+    "replay_page",
+    "script_json",
+    "write_page",
+]

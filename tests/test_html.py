@@ -468,6 +468,8 @@ def test_verify_html_dir_writes_a_page_per_non_valid_log(tmp_path: Path) -> None
     assert "a-valid" not in index
     illegal = (out / page_name("fixtures/batch/b-illegal.yaml")).read_text()
     assert "same-column" in illegal
+    expect = (out / page_name("fixtures/batch/c-expect-failed.yaml")).read_text()
+    assert "score 900, got 499" in expect
     unusable = (out / page_name("fixtures/batch/d-unusable.yaml")).read_text()
     assert "line 3" in unusable and "not valid YAML" in unusable
 
