@@ -309,14 +309,25 @@ def test_page_data_is_compact_and_complete() -> None:
     assert match is not None
     data = json.loads(match.group(1))
     assert [f["e"] for f in data["frames"]] == list(range(118))
-    assert data["frames"][17] == {
-        **data["frames"][17],
-        "a": "deal",
-        "l": 27,
-        "k": 40,
-        "d": 4,
-    }
+    deal = data["frames"][17]
+    assert (deal["a"], deal["l"], deal["k"], deal["d"], "f" in deal) == ("deal", 27, 40, 4, False)
     assert text.count('id="data"') == 1
+
+
+def test_page_header_names_game_deal_rules_player_result_and_verdict() -> None:
+    log = load_log(ROOT / "fixtures" / "batch" / "b-illegal.yaml")
+    recorder = Recorder()
+    report = replay(log, observe=recorder)
+    text = replay_page(report, recorder.frames)
+    facts = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", text))
+    assert facts["Game"].startswith("SD1-S1-AAAABIW (Spiderette, 1 suit")
+    assert facts["Deal id"] == log.deal.deal_id
+    assert facts["Rules"].startswith("classic (")
+    assert facts["Player"] == "bob"
+    assert facts["Result"] == "open: 1 move, score 499, runs 0/4"
+    assert facts["Verdict"] == (
+        "INVALID: entry 2 (line 5) refused (same-column); replay stopped there"
+    )
 
 
 def random_game(entries: int, seed: int) -> str:
