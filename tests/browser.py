@@ -10,6 +10,7 @@ import contextlib
 import fcntl
 import json
 import os
+import select
 import shutil
 import subprocess
 import tempfile
@@ -88,7 +89,11 @@ class Browser:
         raise BrowserError("chromium opened no page")
 
     def _read_message(self) -> dict[str, Any]:
+        deadline = time.monotonic() + self.timeout
         while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._from_child], [], [], left)[0]:
+                raise BrowserError(f"chromium sent nothing for {self.timeout:.0f} s")
             chunk = os.read(self._from_child, 1 << 16)
             if not chunk:
                 raise BrowserError("chromium closed the DevTools pipe")
