@@ -402,6 +402,12 @@ def test_replay_svg_shows_the_asked_position(tmp_path: Path, snapshot: SnapshotA
     assert text == snapshot
 
 
+def test_the_svg_in_the_docs_is_what_the_command_writes(tmp_path: Path) -> None:
+    out = tmp_path / "board.svg"
+    run("replay", "fixtures/example-spider-2suit.yaml", "--svg", str(out), "--show", "70")
+    assert out.read_text() == (ROOT / "docs" / "board-example.svg").read_text()
+
+
 def test_replay_svg_is_stable(tmp_path: Path) -> None:
     a, b = tmp_path / "a.svg", tmp_path / "b.svg"
     for out in (a, b):
