@@ -520,6 +520,8 @@ def verify(
             bar.stop()
     if fmt is not Format.table:
         print(f"spidercli: {tally.summary()}", file=sys.stderr)
+    if html_dir is not None:
+        print(f"spidercli: pages in {os.path.join(html_dir, 'index.html')}", file=sys.stderr)
     raise typer.Exit(tally.exit_code)
 
 

@@ -470,6 +470,7 @@ def test_verify_html_dir_writes_a_page_per_non_valid_log(tmp_path: Path) -> None
     out = tmp_path / "pages"
     result = run("verify", "fixtures/batch", "--html-dir", str(out), "--jobs", "2")
     assert result.exit_code == 2
+    assert f"pages in {out / 'index.html'}" in result.stderr
     pages = sorted(p.name for p in out.iterdir())
     assert pages == sorted(
         [
