@@ -77,6 +77,7 @@ class Browser:
         self.session: str = attached["sessionId"]
         self.call("Page.enable", session=True)
         self.call("Runtime.enable", session=True)
+        self.call("Log.enable", session=True)
 
     def _page_target(self) -> str:
         deadline = time.monotonic() + self.timeout
@@ -147,6 +148,19 @@ class Browser:
         if "exceptionDetails" in reply:
             raise BrowserError(f"{expression!r}: {reply['exceptionDetails']}")
         return reply["result"].get("value")
+
+    def problems(self) -> list[str]:
+        """Script exceptions and errors the browser logged (a blocked resource, a CSP refusal)
+        since the page was opened."""
+        self.evaluate("0")  # collect the events sent so far
+        out = []
+        for event in self.events:
+            params = event.get("params", {})
+            if event.get("method") == "Runtime.exceptionThrown":
+                out.append(str(params.get("exceptionDetails", {}).get("text")))
+            elif event.get("method") == "Log.entryAdded" and params["entry"]["level"] == "error":
+                out.append(str(params["entry"].get("text")))
+        return out
 
     def press(self, key: str) -> None:
         """A key press as the user makes it (``ArrowRight``, ``Home``...)."""

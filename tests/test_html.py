@@ -114,6 +114,7 @@ DOM = """JSON.stringify({
 
 
 def dom(chromium: Browser) -> dict[str, Any]:
+    assert chromium.problems() == []
     result: dict[str, Any] = json.loads(chromium.evaluate(DOM))
     return result
 
