@@ -249,6 +249,7 @@ def canonical(markup: str) -> list[Any]:
 def test_page_makes_no_request(browser: Browser, example_page: Path) -> None:
     browser.open(f"{example_page.as_uri()}#3")
     assert browser.evaluate("performance.getEntriesByType('resource').length") == 0
+    assert browser.problems() == []  # nothing refused by the page's policy either
     text = example_page.read_text()
     assert "Content-Security-Policy" in text and "default-src 'none'" in text
     urls = set(re.findall(r"https?://[^\s\"'<>]+", text))
