@@ -14,7 +14,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -52,6 +52,7 @@ class Verdict:
     status: str
     fields: dict[str, Any]  # the CSV/table fields (see CSV_FIELDS)
     json: str | None  # the JSON record (report + file + status), when the format needs it
+    page: str | None = None  # the HTML page's file name, with --html-dir for a non-valid log
 
 
 def find_logs(paths: Iterable[str]) -> Iterator[str]:
@@ -89,8 +90,11 @@ def _walk(directory: str) -> Iterator[str]:
             yield full
 
 
-def verify_one(path: str, rules: str | None = None, want_json: bool = True) -> Verdict:
-    """Read, parse and replay one log; never raises for bad input."""
+def verify_one(
+    path: str, rules: str | None = None, want_json: bool = True, html_dir: str | None = None
+) -> Verdict:
+    """Read, parse and replay one log; never raises for bad input. With ``html_dir``, a log
+    that is not valid gets an HTML page there."""
     from spidercli.movelog import LogError, load_log
     from spidercli.replay import choose_rules, replay
 
@@ -98,8 +102,19 @@ def verify_one(path: str, rules: str | None = None, want_json: bool = True) -> V
         log = load_log(path)
         ruleset = choose_rules(log, rules)  # RulesError is a LogError
     except LogError as err:
-        return _invalid(path, str(err), err.line, want_json)
-    report = replay(log, rules=ruleset)
+        verdict = _invalid(path, str(err), err.line, want_json)
+        if html_dir is None:
+            return verdict
+        from spidercli.html import error_page, write_page
+
+        page = write_page(html_dir, path, error_page(path, str(err), err.line))
+        return replace(verdict, page=page)
+    recorder = None
+    if html_dir is not None:
+        from spidercli.html import Recorder
+
+        recorder = Recorder()
+    report = replay(log, rules=ruleset, observe=recorder)
     if report.illegal:
         status = ILLEGAL
     elif report.mismatches:
@@ -124,7 +139,12 @@ def verify_one(path: str, rules: str | None = None, want_json: bool = True) -> V
     text = None
     if want_json:
         text = json.dumps({"file": path, "status": status, **data}, ensure_ascii=False)
-    return Verdict(path, status, fields, text)
+    page = None
+    if recorder is not None and status != VALID:
+        from spidercli.html import replay_page, write_page
+
+        page = write_page(html_dir or ".", path, replay_page(report, recorder.frames))
+    return Verdict(path, status, fields, text, page)
 
 
 def _invalid(path: str, message: str, line: int | None, want_json: bool) -> Verdict:
@@ -141,18 +161,23 @@ def _invalid(path: str, message: str, line: int | None, want_json: bool) -> Verd
     return Verdict(path, INVALID_INPUT, fields, text)
 
 
-def _verify_star(args: tuple[str, str | None, bool]) -> Verdict:
+def _verify_star(args: tuple[str, str | None, bool, str | None]) -> Verdict:
     return verify_one(*args)
 
 
 def verify_all(
-    paths: Iterable[str], *, rules: str | None, jobs: int, want_json: bool
+    paths: Iterable[str],
+    *,
+    rules: str | None,
+    jobs: int,
+    want_json: bool,
+    html_dir: str | None = None,
 ) -> Iterator[Verdict]:
     """Verdicts in the order of ``paths``, from ``jobs`` worker processes (1: in this one).
 
     ``paths`` is consumed lazily: the pool's feeder blocks once the pipe to the workers is full,
     so neither the paths nor the results pile up."""
-    tasks = ((p, rules, want_json) for p in paths)
+    tasks = ((p, rules, want_json, html_dir) for p in paths)
     if jobs <= 1:
         for task in tasks:
             yield _verify_star(task)
@@ -320,17 +345,30 @@ def run_batch(
     rules: str | None = None,
     jobs: int = 1,
     tick: Callable[[Verdict], None] | None = None,
+    html_dir: str | None = None,
 ) -> Tally:
-    """Verify ``paths`` and write every verdict to ``out``; return the tally."""
+    """Verify ``paths`` and write every verdict to ``out``; return the tally. With
+    ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there."""
     writer = WRITERS[fmt](out)
     tally = Tally.new()
     want_json = fmt in ("json", "jsonl")
-    for verdict in verify_all(paths, rules=rules, jobs=jobs, want_json=want_json):
+    index = None
+    if html_dir is not None:
+        from spidercli.html import PageIndex
+
+        index = PageIndex(html_dir)
+    for verdict in verify_all(
+        paths, rules=rules, jobs=jobs, want_json=want_json, html_dir=html_dir
+    ):
         tally.counts[verdict.status] += 1
         writer.write(verdict)
+        if index is not None and verdict.status != VALID:
+            index.add(verdict.file, verdict.status, str(verdict.fields["message"]), verdict.page)
         if tick is not None:
             tick(verdict)
     writer.close(tally)
+    if index is not None:
+        index.close(tally.summary())
     return tally
 
 

@@ -53,6 +53,22 @@ ColorOption = Annotated[
 ]
 
 
+SvgOption = Annotated[
+    str | None,
+    typer.Option("--svg", help="Also draw the board as an SVG picture in FILE.", metavar="FILE"),
+]
+
+
+def _write(path: str, text: str) -> None:
+    """Write an output file the user named, or fail (exit 2) saying why."""
+    from spidercli.files import write_atomic
+
+    try:
+        write_atomic(path, text)
+    except OSError as err:
+        _fail(f"{path}: cannot be written: {err.strerror or err}", None, False)
+
+
 class OnIllegal(str, Enum):
     stop = "stop"
     skip = "skip"
@@ -129,10 +145,18 @@ def replay(
     describe: DescribeOption = False,
     unicode: UnicodeOption = False,
     color: ColorOption = None,
+    html_file: Annotated[
+        str | None,
+        typer.Option(
+            "--html", help="Also write a self-contained HTML page to step through.", metavar="FILE"
+        ),
+    ] = None,
+    svg_file: SvgOption = None,
 ) -> None:
     """Replay and verify a move log, and score it.
 
     Every action is checked by the rules engine; boards are shown as asked (--show).
+    With --svg, --show names the one board to draw (an entry number, start or final).
     """
     from spidercli.replay import replay as run_replay
 
@@ -140,10 +164,19 @@ def replay(
         which = _parse_show(show)
     except ValueError as err:
         _fail(str(err), None, as_json)
+    if svg_file is not None and (not isinstance(which, set) or len(which) != 1):
+        _fail(
+            f"--svg draws one board: --show {show!r} must name one entry, start or final",
+            None,
+            as_json,
+        )
     parsed, ruleset = _load(log, rules, as_json)
+    pictures = html_file is not None or svg_file is not None
 
     if as_json:
-        report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value)
+        recorder = _recorder(None) if pictures else None
+        report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, observe=recorder)
+        _pictures(report, recorder, html_file, svg_file, which)
         _dump(report.to_json())
         raise typer.Exit(report.exit_code)
 
@@ -151,10 +184,38 @@ def replay(
 
     style = Style(unicode=unicode, color=_color(color))
     snaps = Snapshots(which, style, words=describe)
-    report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, observe=snaps)
+    recorder = _recorder(snaps) if pictures else None
+    report = run_replay(
+        parsed, rules=ruleset, on_illegal=on_illegal.value, observe=recorder or snaps
+    )
     snaps.finish(report.game)
+    _pictures(report, recorder, html_file, svg_file, which)
     sys.stdout.write(report_text(report, snaps, style))
     raise typer.Exit(report.exit_code)
+
+
+def _recorder(also: Any) -> Any:
+    from spidercli.html import Recorder
+
+    return Recorder(also=also)
+
+
+def _pictures(
+    report: Any, recorder: Any, html_file: str | None, svg_file: str | None, which: Any
+) -> None:
+    """Write the replay's HTML page and SVG board, when asked for."""
+    if recorder is None:
+        return
+    from spidercli.html import frame_svg, pick_frame, replay_page
+
+    if svg_file is not None:
+        try:
+            frame = pick_frame(recorder.frames, next(iter(which)), report.halted)
+        except ValueError as err:
+            _fail(str(err), None, False)
+        _write(svg_file, frame_svg(frame, report.log.deal.name))
+    if html_file is not None:
+        _write(html_file, replay_page(report, recorder.frames))
 
 
 @app.command()
@@ -192,6 +253,7 @@ def deal(
     describe: DescribeOption = False,
     unicode: UnicodeOption = False,
     color: ColorOption = None,
+    svg_file: SvgOption = None,
 ) -> None:
     """Show the starting board a game code deals."""
     from spidercli.codes import CodeError, Setup, parse_code
@@ -203,6 +265,14 @@ def deal(
     except CodeError as err:
         _fail(str(err), None, as_json)
     game = Game.from_setup(parsed, CLASSIC)
+    if svg_file is not None:
+        from spidercli.render import describe as words
+        from spidercli.svg import BoardView, board_svg
+
+        picture = board_svg(
+            BoardView.of(game), title=f"{parsed.name}, start", description=words(game)
+        )
+        _write(svg_file, picture)
     if as_json:
         from spidercli.replay import state_json
 
@@ -390,6 +460,14 @@ def verify(
         str | None,
         typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk)."),
     ] = None,
+    html_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--html-dir",
+            help="Write an HTML page per log that is not valid, and an index, into DIR.",
+            metavar="DIR",
+        ),
+    ] = None,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
 
@@ -405,6 +483,11 @@ def verify(
             None,
             False,
         )
+    if html_dir is not None:
+        try:
+            os.makedirs(html_dir, exist_ok=True)
+        except OSError as err:
+            _fail(f"--html-dir {html_dir}: cannot be created: {err.strerror or err}", None, False)
     files = find_logs(paths)
     workers = jobs or os.cpu_count() or 1
     tick = None
@@ -423,12 +506,22 @@ def verify(
             bar.advance(task)
 
     try:
-        tally = run_batch(files, sys.stdout, fmt=fmt.value, rules=rules, jobs=workers, tick=tick)
+        tally = run_batch(
+            files,
+            sys.stdout,
+            fmt=fmt.value,
+            rules=rules,
+            jobs=workers,
+            tick=tick,
+            html_dir=html_dir,
+        )
     finally:
         if bar is not None:
             bar.stop()
     if fmt is not Format.table:
         print(f"spidercli: {tally.summary()}", file=sys.stderr)
+    if html_dir is not None:
+        print(f"spidercli: pages in {os.path.join(html_dir, 'index.html')}", file=sys.stderr)
     raise typer.Exit(tally.exit_code)
 
 

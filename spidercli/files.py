@@ -20,7 +20,15 @@ def write_atomic(path: str | Path, text: str) -> None:
             os.fsync(handle.fileno())
         if target.exists():
             os.chmod(tmp, target.stat().st_mode & 0o7777)
+        else:  # a new file gets the usual mode (0644 under umask 022), not mkstemp's 0600
+            os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -210,6 +210,31 @@ def _refusal_block(entry: Entry, refusal: Refusal) -> str:
     )
 
 
+def verdict(report: Report) -> tuple[bool, str]:
+    """Whether the log is valid, and the verdict's reason in words (the text report's and the
+    HTML page's)."""
+    total = len(report.log.entries)
+    if report.ok:
+        detail = f"all {total} action{'s' * (total != 1)} legal"
+        if report.mismatches is not None:
+            detail += "; expectations met"
+        return True, detail
+    parts = []
+    if report.illegal:
+        first = report.illegal[0]
+        n = len(report.illegal)
+        if report.halted:
+            parts.append(
+                f"entry {first.entry.index} (line {first.entry.line}) refused "
+                f"({first.refusal.rule}); replay stopped there"
+            )
+        else:
+            parts.append(f"{n} entr{'ies' if n != 1 else 'y'} refused and skipped")
+    if report.mismatches:
+        parts.append("expectations not met")
+    return False, "; ".join(parts)
+
+
 def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) -> str:
     """The human report: header, the boards asked for, then the verdict and the figures."""
     log = report.log
@@ -225,28 +250,9 @@ def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) ->
         out.extend(("", block))
     out.append("")
     total = len(log.entries)
-    if report.ok:
-        verdict = style.paint("VALID", _GREEN)
-        detail = f"all {total} action{'s' * (total != 1)} legal"
-        if report.mismatches is not None:
-            detail += "; expectations met"
-    else:
-        verdict = style.paint("INVALID", _BOLD_RED)
-        parts = []
-        if report.illegal:
-            first = report.illegal[0]
-            n = len(report.illegal)
-            if report.halted:
-                parts.append(
-                    f"entry {first.entry.index} (line {first.entry.line}) refused "
-                    f"({first.refusal.rule}); replay stopped there"
-                )
-            else:
-                parts.append(f"{n} entr{'ies' if n != 1 else 'y'} refused and skipped")
-        if report.mismatches:
-            parts.append("expectations not met")
-        detail = "; ".join(parts)
-    out.append(f"Verdict  {verdict}: {detail}")
+    ok, detail = verdict(report)
+    verdict_word = style.paint("VALID", _GREEN) if ok else style.paint("INVALID", _BOLD_RED)
+    out.append(f"Verdict  {verdict_word}: {detail}")
     out.append(
         f"Result   {report.result}   moves {g.moves}   score {g.score}   "
         f"runs {g.runs}/{g.game.runs_to_win}   deals left {g.deals_left}   "
@@ -263,4 +269,13 @@ def deal_text(deal: Setup, game: Game, style: Style = Style(), *, words: bool = 
     return f"Game     {describe_deal(deal)}\n\n{shown}\n"
 
 
-__all__ = ["Snapshots", "Style", "board", "deal_text", "describe", "describe_deal", "report_text"]
+__all__ = [
+    "Snapshots",
+    "Style",
+    "board",
+    "deal_text",
+    "describe",
+    "describe_deal",
+    "report_text",
+    "verdict",
+]

@@ -1,0 +1,542 @@
+"""The HTML replay page and the SVG boards.
+
+The page is opened in a real headless Chromium (tests/browser.py) and its DOM, after the page's
+script has drawn it, is compared with the engine's own positions, played here entry by entry
+without the page's code. Without Chromium these tests are skipped, except in CI (``CI=true``),
+where a missing browser fails them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+from typer.testing import CliRunner
+
+from spidercli.cards import card_str
+from spidercli.cli import app
+from spidercli.codes import Setup, parse_code
+from spidercli.engine import Game
+from spidercli.html import Recorder, page_name, replay_page, script_json
+from spidercli.movelog import format_log, load_log, parse_log
+from spidercli.render import describe
+from spidercli.replay import choose_rules, replay
+from spidercli.svg import BoardView, board_body
+from tests.browser import Browser, find_chromium
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "fixtures" / "example-spider-1suit-117.yaml"
+runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
+
+
+def run(*args: str) -> Any:
+    os.chdir(ROOT)
+    return runner.invoke(app, list(args))
+
+
+# --------------------------------------------------------------- the engine's own positions
+
+
+def engine_positions(log_path: Path, skip: bool) -> dict[int, dict[str, Any]]:
+    """Each entry's position as the engine reaches it (the board before a refused entry), played
+    entry by entry with ``Game.play``: what the page must show at ``#N``."""
+    log = load_log(log_path)
+    game = Game.from_setup(log.deal, choose_rules(log))
+
+    def state(rule: str | None) -> dict[str, Any]:
+        return {
+            "cols": [
+                ["down"] * game.down[c] + [card_str(x) for x in game.face_up(c)]
+                for c in range(game.game.columns)
+            ],
+            "moves": game.moves,
+            "score": game.score,
+            "refused": rule,
+            "words": describe(game),
+        }
+
+    positions = {0: state(None)}
+    for entry in log.entries:
+        refusal = game.play(entry.action)
+        positions[entry.index] = state(None if refusal is None else refusal.rule)
+        if refusal is not None and not skip:
+            break
+    return positions
+
+
+def with_refusals(tmp: Path) -> Path:
+    """The 117-move example with three refused entries slipped in (entries 6, 19 and 40)."""
+    log = load_log(EXAMPLE)
+    moves = [e.text for e in log.entries]
+    moves.insert(5, "3>3")  # same-column
+    moves.insert(18, "12>1")  # no-such-column
+    moves.insert(39, "flip 2")  # nothing to flip
+    path = tmp / "refusals.yaml"
+    path.write_text(format_log("SP1-S1C-AAAAABD", moves, rules="classic"))
+    return path
+
+
+# ------------------------------------------------------------------------- the browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    executable = find_chromium()
+    if executable is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("chromium is not installed, and CI=true: the HTML page must be tested")
+        pytest.skip("chromium is not installed (Debian: apt-get install chromium)")
+    chromium = Browser(executable)
+    yield chromium
+    chromium.close()
+
+
+DOM = """JSON.stringify({
+  cols: [...document.querySelectorAll('[data-col]')].map(c =>
+    [c.dataset.col, [...c.children].map(card => card.dataset.card)]),
+  counters: [...document.querySelectorAll('[data-entry]')].map(e =>
+    [e.dataset.entry, e.dataset.moves, e.dataset.score]),
+  hash: location.hash,
+  action: document.getElementById('action').textContent,
+  refusal: document.getElementById('refusal').hidden
+    ? null : document.getElementById('refusal').textContent,
+  words: document.getElementById('words').textContent,
+  boardHidden: document.getElementById('board').getAttribute('aria-hidden'),
+})"""
+
+
+def dom(chromium: Browser) -> dict[str, Any]:
+    assert chromium.problems() == []
+    result: dict[str, Any] = json.loads(chromium.evaluate(DOM))
+    return result
+
+
+def assert_shows(seen: dict[str, Any], n: int, want: dict[str, Any]) -> None:
+    ncols = len(want["cols"])
+    assert [c[0] for c in seen["cols"]] == [str(c) for c in range(1, ncols + 1)]
+    assert [c[1] for c in seen["cols"]] == want["cols"], f"columns at #{n}"
+    assert seen["counters"] == [[str(n), str(want["moves"]), str(want["score"])]]
+    assert seen["words"] == want["words"]
+    assert seen["boardHidden"] == "true"
+    assert seen["hash"] == f"#{n}"
+    if want["refused"] is None:
+        assert seen["refusal"] is None
+    else:
+        assert want["refused"] in seen["refusal"]
+
+
+def make_page(log_path: Path, out: Path, *extra: str) -> Path:
+    result = run("replay", str(log_path), "--html", str(out), "--show", "none", *extra)
+    assert result.exit_code in (0, 1), result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def example_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_page(EXAMPLE, tmp_path_factory.mktemp("html") / "example.html")
+
+
+@pytest.mark.parametrize("n", [0, 1, 17, 60, 99, 117])
+def test_page_at_fragment_shows_the_engines_position(
+    browser: Browser, example_page: Path, n: int
+) -> None:
+    want = engine_positions(EXAMPLE, skip=False)
+    browser.open(f"{example_page.as_uri()}#{n}")
+    assert_shows(dom(browser), n, want[n])
+
+
+def test_page_without_fragment_opens_at_the_start_and_clamps_beyond_the_end(
+    browser: Browser, example_page: Path
+) -> None:
+    want = engine_positions(EXAMPLE, skip=False)
+    browser.open(example_page.as_uri())
+    assert_shows(dom(browser), 0, want[0])
+    browser.open(f"{example_page.as_uri()}#5000")
+    assert_shows(dom(browser), 117, want[117])
+
+
+def test_keys_buttons_and_slider_step_and_update_the_fragment(
+    browser: Browser, example_page: Path
+) -> None:
+    want = engine_positions(EXAMPLE, skip=False)
+    browser.open(f"{example_page.as_uri()}#10")
+    browser.press("ArrowRight")
+    assert_shows(dom(browser), 11, want[11])
+    browser.press("ArrowLeft")
+    browser.press("ArrowLeft")
+    assert_shows(dom(browser), 9, want[9])
+    browser.press("End")
+    assert_shows(dom(browser), 117, want[117])
+    browser.press("ArrowRight")  # nothing after the last entry
+    assert_shows(dom(browser), 117, want[117])
+    browser.press("Home")
+    assert_shows(dom(browser), 0, want[0])
+    browser.click("#next")
+    assert_shows(dom(browser), 1, want[1])
+    browser.click("#last")
+    browser.click("#prev")
+    assert_shows(dom(browser), 116, want[116])
+    browser.click("#first")
+    assert_shows(dom(browser), 0, want[0])
+    browser.evaluate(
+        "(() => { const s = document.getElementById('slider'); s.value = 42;"
+        " s.dispatchEvent(new Event('input')); })()"
+    )
+    assert_shows(dom(browser), 42, want[42])
+    browser.evaluate("location.hash = '#70'")  # a link followed within the page
+    browser.evaluate("new Promise(r => setTimeout(r, 50))")
+    assert_shows(dom(browser), 70, want[70])
+
+
+def test_page_with_skipped_refusals_highlights_each(browser: Browser, tmp_path: Path) -> None:
+    log = with_refusals(tmp_path)
+    page = make_page(log, tmp_path / "skip.html", "--on-illegal", "skip")
+    want = engine_positions(log, skip=True)
+    assert [n for n, p in want.items() if p["refused"]] == [6, 19, 40]
+    assert want[6]["cols"] == want[5]["cols"]  # a refused entry leaves the board as it was
+    for n in (5, 6, 7, 19, 40, 41, len(want) - 1):
+        browser.open(f"{page.as_uri()}#{n}")
+        seen = dom(browser)
+        assert_shows(seen, n, want[n])
+    browser.open(f"{page.as_uri()}#19")
+    seen = dom(browser)
+    assert seen["action"] == "Entry 19: 12>1 (line 22)"
+    assert "no-such-column" in seen["refusal"]
+    assert browser.evaluate("document.body.classList.contains('refused')") is True
+
+
+def test_page_that_stops_ends_at_the_refused_entry(browser: Browser, tmp_path: Path) -> None:
+    log = with_refusals(tmp_path)
+    page = make_page(log, tmp_path / "stop.html")
+    want = engine_positions(log, skip=False)
+    assert max(want) == 6
+    browser.open(f"{page.as_uri()}#5000")
+    seen = dom(browser)
+    assert_shows(seen, 6, want[6])
+    assert seen["cols"] == [[str(c + 1), col] for c, col in enumerate(want[5]["cols"])]
+    assert "same-column" in seen["refusal"]
+    assert browser.evaluate("document.getElementById('slider').max") == "6"
+
+
+def test_page_draws_what_the_svg_writer_draws(browser: Browser, example_page: Path) -> None:
+    """One drawing: the page's script and spidercli/svg.py give the same elements."""
+    log = load_log(EXAMPLE)
+    recorder = Recorder()
+    replay(log, observe=recorder)
+    for n in (0, 33, 117):
+        browser.open(f"{example_page.as_uri()}#{n}")
+        drawn = browser.evaluate("document.getElementById('board').innerHTML")
+        assert canonical(drawn) == canonical(board_body(recorder.frames[n].view))
+
+
+def canonical(markup: str) -> list[Any]:
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{markup}</svg>')
+
+    def walk(node: ET.Element) -> list[Any]:
+        return [node.tag, sorted(node.attrib.items()), node.text, [walk(c) for c in node]]
+
+    return [walk(child) for child in root]
+
+
+def test_page_makes_no_request(browser: Browser, example_page: Path) -> None:
+    browser.open(f"{example_page.as_uri()}#3")
+    assert browser.evaluate("performance.getEntriesByType('resource').length") == 0
+    assert browser.problems() == []  # nothing refused by the page's policy either
+    text = example_page.read_text()
+    assert "Content-Security-Policy" in text and "default-src 'none'" in text
+    urls = set(re.findall(r"https?://[^\s\"'<>]+", text))
+    assert urls == {"http://www.w3.org/2000/svg"}  # a namespace name, never fetched
+
+
+HOSTILE = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">{{data}}'
+
+
+def hostile_log(tmp: Path) -> Path:
+    folder = tmp / "<b>x&amp;"
+    folder.mkdir()
+    path = folder / "hostile.yaml"
+    player = json.dumps(HOSTILE)  # a YAML double-quoted scalar
+    path.write_text(f"game: SP1-S1C-AAAAABD\nplayer: {player}\nmoves:\n  - 10>9\n  - 3>3\n")
+    return path
+
+
+def test_hostile_log_cannot_inject_into_the_page(browser: Browser, tmp_path: Path) -> None:
+    log = hostile_log(tmp_path)
+    page = make_page(log, tmp_path / "hostile.html")
+    browser.open(f"{page.as_uri()}#2")
+    assert browser.evaluate("window.pwned === undefined") is True
+    assert browser.evaluate("document.querySelectorAll('img, b').length") == 0
+    assert browser.evaluate("document.scripts.length") == 2  # the data and the page's own
+    facts = browser.evaluate("document.querySelector('.facts').textContent")
+    assert HOSTILE in facts
+    assert "<b>x&amp;" in browser.evaluate("document.querySelector('.file').textContent")
+    seen = dom(browser)
+    assert seen["counters"] == [["2", "1", "499"]]
+
+
+# --------------------------------------------------------------------- without a browser
+
+
+def test_hostile_values_are_escaped_in_the_markup(tmp_path: Path) -> None:
+    log = load_log(hostile_log(tmp_path))
+    recorder = Recorder()
+    report = replay(log, observe=recorder)
+    text = replay_page(report, recorder.frames)
+    assert "<img" not in text and "<b>" not in text
+    assert text.count("</script>") == 2
+    assert "&lt;/script&gt;&lt;script&gt;window.pwned=1" in text  # the header
+    assert "{{data}}" in text  # a value is never expanded as a template slot
+
+
+def test_script_json_never_closes_the_script() -> None:
+    text = script_json({"a": "</script><!-- & \u2028"})
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == {"a": "</script><!-- & \u2028"}
+
+
+def test_page_data_is_compact_and_complete() -> None:
+    log = load_log(EXAMPLE)
+    recorder = Recorder()
+    report = replay(log, observe=recorder)
+    text = replay_page(report, recorder.frames)
+    match = re.search(r'<script type="application/json" id="data">(.*?)</script>', text)
+    assert match is not None
+    data = json.loads(match.group(1))
+    assert [f["e"] for f in data["frames"]] == list(range(118))
+    deal = data["frames"][17]
+    assert (deal["a"], deal["l"], deal["k"], deal["d"], "f" in deal) == ("deal", 27, 40, 4, False)
+    assert text.count('id="data"') == 1
+
+
+def test_page_header_names_game_deal_rules_player_result_and_verdict() -> None:
+    log = load_log(ROOT / "fixtures" / "batch" / "b-illegal.yaml")
+    recorder = Recorder()
+    report = replay(log, observe=recorder)
+    text = replay_page(report, recorder.frames)
+    facts = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", text))
+    assert facts["Game"].startswith("SD1-S1-AAAABIW (Spiderette, 1 suit")
+    assert facts["Deal id"] == log.deal.deal_id
+    assert facts["Rules"].startswith("classic (")
+    assert facts["Player"] == "bob"
+    assert facts["Result"] == "open: 1 move, score 499, runs 0/4"
+    assert facts["Verdict"] == (
+        "INVALID: entry 2 (line 5) refused (same-column); replay stopped there"
+    )
+
+
+def random_game(entries: int, seed: int) -> str:
+    """A legal log of ``entries`` actions from a fixed seed (moves chosen at random)."""
+    setup = Setup.from_code(parse_code("SP2-S1C-AAAAABD"))
+    rng = random.Random(seed)
+    rules = choose_rules(parse_log("game: SP2-S1C-AAAAABD\nmoves: []\n"))
+    game = Game.from_setup(setup, rules)
+    played: list[str] = []
+    while len(played) < entries:
+        actions = [a for a in game.legal_actions() if str(a) != "undo"]
+        assert actions, "the random game is blocked; pick another seed"
+        action = rng.choice(actions)
+        game.apply(action)
+        played.append(str(action))
+    return format_log(setup, played)
+
+
+def test_a_300_move_page_stays_under_a_megabyte(tmp_path: Path) -> None:
+    path = tmp_path / "long.yaml"
+    path.write_text(random_game(300, seed=12))
+    page = make_page(path, tmp_path / "long.html")
+    size = page.stat().st_size
+    assert size < 1_000_000, size
+    assert page.read_text().count('"e":') == 301
+
+
+def test_page_names_never_collide() -> None:
+    paths = ["a/x.yaml", "b/x.yaml", "a-x.yaml", "a/x.yml", "x.yaml", "<x>.yaml", "a x.yaml"]
+    names = [page_name(p) for p in paths]
+    assert len(set(names)) == len(names)
+    assert all(re.fullmatch(r"[A-Za-z0-9._-]+\.html", n) for n in names)
+    assert page_name("logs/b-illegal.yaml").startswith("b-illegal-")
+
+
+# ------------------------------------------------------------------------------ SVG
+
+
+def test_deal_svg_snapshot(tmp_path: Path, snapshot: SnapshotAssertion) -> None:
+    out = tmp_path / "deal.svg"
+    result = run("deal", "SP4-S1C-AAAAABD", "--svg", str(out))
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    ET.fromstring(text)  # well-formed XML
+    assert text.count('data-card="down"') == 44
+    assert text == snapshot
+
+
+def test_spiderette_svg_snapshot(tmp_path: Path, snapshot: SnapshotAssertion) -> None:
+    out = tmp_path / "deal.svg"
+    assert run("deal", "SD2-S1-AAAABIW", "--svg", str(out)).exit_code == 0
+    text = out.read_text()
+    assert text.count("data-col=") == 7
+    assert text == snapshot
+
+
+def test_replay_svg_shows_the_asked_position(tmp_path: Path, snapshot: SnapshotAssertion) -> None:
+    out = tmp_path / "board.svg"
+    result = run("replay", str(EXAMPLE.relative_to(ROOT)), "--svg", str(out), "--show", "60")
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    want = engine_positions(EXAMPLE, skip=False)[60]
+    root = ET.fromstring(text)
+    ns = "{http://www.w3.org/2000/svg}"
+    cols = [
+        [card.get("data-card") for card in col]
+        for col in root.iter(f"{ns}g")
+        if col.get("data-col") is not None
+    ]
+    assert cols == want["cols"]
+    assert "after entry 60 `4&gt;7` (line 70)" in text
+    assert text == snapshot
+
+
+def test_the_svg_in_the_docs_is_what_the_command_writes(tmp_path: Path) -> None:
+    out = tmp_path / "board.svg"
+    run("replay", "fixtures/example-spider-2suit.yaml", "--svg", str(out), "--show", "70")
+    assert out.read_text() == (ROOT / "docs" / "board-example.svg").read_text()
+
+
+def test_replay_svg_is_stable(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.svg", tmp_path / "b.svg"
+    for out in (a, b):
+        run("replay", str(EXAMPLE), "--svg", str(out))
+    assert a.read_bytes() == b.read_bytes()
+    assert 'data-run="KS"' in a.read_text()  # the final board: eight runs removed
+
+
+def test_replay_svg_marks_the_refused_cards(tmp_path: Path) -> None:
+    out = tmp_path / "refused.svg"
+    result = run("replay", "fixtures/illegal/group-mixed-suits.yaml", "--svg", str(out))
+    assert result.exit_code == 1
+    text = out.read_text()
+    assert 'class="hl"' in text
+    assert "before refused entry" in text
+
+
+@pytest.mark.parametrize(
+    ("show", "needle"),
+    [("every", "one entry"), ("0,5", "one entry"), ("200", "only 117 entries")],
+)
+def test_replay_svg_needs_one_existing_position(tmp_path: Path, show: str, needle: str) -> None:
+    out = tmp_path / "x.svg"
+    result = run("replay", str(EXAMPLE), "--svg", str(out), "--show", show)
+    assert result.exit_code == 2
+    assert needle in result.stderr
+    assert not out.exists()
+
+
+def test_replay_svg_after_the_stop_is_refused(tmp_path: Path) -> None:
+    result = run("replay", "fixtures/batch/b-illegal.yaml", "--svg", str(tmp_path / "x.svg"))
+    assert result.exit_code == 1  # --show final: the board before the refused entry
+    result = run(
+        "replay", "fixtures/batch/b-illegal.yaml", "--svg", str(tmp_path / "y.svg"), "--show", "3"
+    )
+    assert result.exit_code == 2
+    assert "stopped at entry 2" in result.stderr
+
+
+@pytest.mark.parametrize("option", ["--html", "--svg"])
+def test_unwritable_output_is_an_input_error(tmp_path: Path, option: str) -> None:
+    out = tmp_path / "no-such-folder" / "x.out"
+    result = run("replay", str(EXAMPLE), option, str(out))
+    assert result.exit_code == 2
+    assert "cannot be written" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_deal_svg_bad_code_and_bad_path(tmp_path: Path) -> None:
+    assert run("deal", "SP9-XX", "--svg", str(tmp_path / "x.svg")).exit_code == 2
+    result = run("deal", "SP1-S1C-AAAAABD", "--svg", str(tmp_path / "none" / "x.svg"))
+    assert result.exit_code == 2
+    assert "cannot be written" in result.stderr
+
+
+# -------------------------------------------------------------------- verify --html-dir
+
+
+def test_verify_html_dir_writes_a_page_per_non_valid_log(tmp_path: Path) -> None:
+    out = tmp_path / "pages"
+    result = run("verify", "fixtures/batch", "--html-dir", str(out), "--jobs", "2")
+    assert result.exit_code == 2
+    assert f"pages in {out / 'index.html'}" in result.stderr
+    pages = sorted(p.name for p in out.iterdir())
+    assert pages == sorted(
+        [
+            page_name("fixtures/batch/b-illegal.yaml"),
+            page_name("fixtures/batch/c-expect-failed.yaml"),
+            page_name("fixtures/batch/d-unusable.yaml"),
+            "index.html",
+        ]
+    )
+    index = (out / "index.html").read_text()
+    for name in pages[:-1]:
+        assert f'href="{name}"' in index
+    assert "a-valid" not in index
+    illegal = (out / page_name("fixtures/batch/b-illegal.yaml")).read_text()
+    assert "same-column" in illegal
+    expect = (out / page_name("fixtures/batch/c-expect-failed.yaml")).read_text()
+    assert "score 900, got 499" in expect
+    unusable = (out / page_name("fixtures/batch/d-unusable.yaml")).read_text()
+    assert "line 3" in unusable and "not valid YAML" in unusable
+
+
+def test_verify_html_dir_same_names_in_two_folders(tmp_path: Path) -> None:
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        text = (ROOT / "fixtures" / "batch" / "b-illegal.yaml").read_text()
+        (tmp_path / folder / "game.yaml").write_text(text)
+    out = tmp_path / "pages"
+    result = run("verify", str(tmp_path / "one"), str(tmp_path / "two"), "--html-dir", str(out))
+    assert result.exit_code == 1
+    assert len(list(out.glob("game-*.html"))) == 2
+
+
+def test_verify_html_dir_all_valid_writes_only_the_index(tmp_path: Path) -> None:
+    out = tmp_path / "pages"
+    result = run("verify", str(EXAMPLE), "--html-dir", str(out))
+    assert result.exit_code == 0
+    assert [p.name for p in out.iterdir()] == ["index.html"]
+    assert "Every log is valid" in (out / "index.html").read_text()
+
+
+def test_verify_html_dir_that_cannot_be_made(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = run("verify", str(EXAMPLE), "--html-dir", str(blocker / "pages"))
+    assert result.exit_code == 2
+    assert "--html-dir" in result.stderr
+
+
+def test_board_view_counts_face_down_cards_only() -> None:
+    game = Game.from_setup(
+        Setup.from_code(parse_code("SP1-S1C-AAAAABD")),
+        choose_rules(parse_log("game: SP1-S1C-AAAAABD\nmoves: []\n")),
+    )
+    view = BoardView.of(game)
+    assert [down for down, _ in view.columns] == [5, 5, 5, 5, 4, 4, 4, 4, 4, 4]
+    assert all(len(up) == 1 for _, up in view.columns)
+    assert (view.stock, view.deals_left, view.removed) == (50, 5, "")
+
+
+def test_a_new_page_is_readable_by_others(tmp_path: Path) -> None:
+    """Pages are for publishing: a new file gets the umask's mode, not a private 0600."""
+    old = os.umask(0o022)
+    try:
+        page = make_page(EXAMPLE, tmp_path / "page.html")
+    finally:
+        os.umask(old)
+    assert page.stat().st_mode & 0o777 == 0o644
