@@ -25,7 +25,7 @@ from pathlib import Path
 import defusedxml
 import defusedxml.sax
 
-from spidercli.actions import Action, Deal, Move, Undo
+from spidercli.actions import Action, Deal, Move
 from spidercli.codes import GameCode, Layout, Setup, deal_layout
 from spidercli.engine import Game
 from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
@@ -602,6 +602,7 @@ def _find(game: Game, want: Position, depth: int) -> list[Action] | None:
     """The actions (``depth`` of them) that lead from ``game`` to ``want``; ``game`` is left as
     it was."""
     for action in game.legal_actions():
+        over, undoable = game.over, game.undoable
         if game.play(action) is not None:  # pragma: no cover - legal_actions lists legal ones
             continue
         try:
@@ -613,7 +614,8 @@ def _find(game: Game, want: Position, depth: int) -> list[Action] | None:
                 if rest is not None:
                     return [action, *rest]
         finally:
-            game.play(Undo())
+            game.undo()  # the exact inverse, even of a winning action
+            game.over, game.undoable = over, undoable
     return None
 
 

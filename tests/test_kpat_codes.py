@@ -51,8 +51,13 @@ def test_kpat_deck_order() -> None:
     ids = kpat_ids(4)
     assert len(ids) == 104
     # Rank by rank, within a rank clubs, diamonds, hearts, spades; numbered 0-103.
-    assert ids[:5] == [0 << 16 | 0 << 8 | 1, 1 << 16 | 1 << 8 | 1, 2 << 16 | 2 << 8 | 1,
-                       3 << 16 | 3 << 8 | 1, 4 << 16 | 0 << 8 | 2]  # fmt: skip
+    assert ids[:5] == [
+        0 << 16 | 0 << 8 | 1,
+        1 << 16 | 1 << 8 | 1,
+        2 << 16 | 2 << 8 | 1,
+        3 << 16 | 3 << 8 | 1,
+        4 << 16 | 0 << 8 | 2,
+    ]
     assert {i & 0xFF00 for i in kpat_ids(2)} == {2 << 8, 3 << 8}
     assert {i & 0xFF00 for i in kpat_ids(1)} == {3 << 8}
 
