@@ -156,3 +156,47 @@ def test_explicit_and_coded_cards_print_alike() -> None:
     layout = deal_layout(parse_code("KP2-17"))
     assert cards_str(layout.columns[0]) == "JH KS TS 9H 4H 6S"
     assert cards_str(layout.stock[:10]) == "7S 2S 9S 4S AH KS 6S 2S 7S 5H"
+
+
+@pytest.mark.parametrize(
+    ("code", "valid"),
+    [
+        ("KP2-17", True),
+        (" kp4-0017 ", True),
+        ("KP1-2147483647", True),
+        ("KP3-17", False),
+        ("KP2-0", False),
+        ("KP2-", False),
+        ("KP2-17x", False),
+        ("KPC2-17", False),
+    ],
+)
+def test_schema_pattern(code: str, valid: bool) -> None:
+    import jsonschema
+
+    from spidercli.schema import log_schema
+
+    validator = jsonschema.Draft202012Validator(log_schema())
+    log = {"game": code, "rules": "kpat", "moves": ["3>6:1", "deal"]}
+    assert validator.is_valid(log) is valid
+
+
+def test_solve_a_kp_code_under_kpat_rules(tmp_path: Path) -> None:
+    from tests.test_cli import run
+
+    out = tmp_path / "win.yaml"
+    result = run("solve", "kp1-18", "--rules", "kpat", "--timeout", "120", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "game: KP1-18\nrules: kpat\n" in text
+    assert run("replay", str(out)).exit_code == 0
+
+
+def test_deal_shows_a_kp_code() -> None:
+    from tests.test_cli import run
+
+    result = run("deal", "kp2-017")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Game     KP2-17 (Spider, 2 suits")
+    bad = run("deal", "KP2-0")
+    assert bad.exit_code == 2 and "out of range" in bad.stderr

@@ -4,16 +4,21 @@ refused with a clear message naming the file."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from spidercli.cli import app
 from spidercli.codes import Setup, parse_code
+from spidercli.engine import Game
 from spidercli.kpat import MAX_SAVE_BYTES, SaveError, import_save, read_save
 from spidercli.kpatdeal import kpat_deal_ids
 from spidercli.movelog import parse_log
@@ -542,3 +547,63 @@ def test_a_won_game_imports_whole(tmp_path: Path) -> None:
     assert list(imported.actions) == [str(e.action) for e in log.entries]
     report = replay(parse_log(imported.log_text(), "x.yaml"))
     assert report.result == "won" and report.game.runs == 8
+
+
+# ------------------------------------------------------------------ properties
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(1, 2**31 - 1),
+    suits=st.sampled_from([1, 2, 4]),
+    choices=st.lists(st.integers(0, 10**6), max_size=60),
+)
+def test_any_kpat_game_round_trips(number: int, suits: int, choices: list[int]) -> None:
+    """Random kpat play, written as KPat records it, imports as exactly the actions played."""
+    from tests.tools.kpat_history import history_of
+
+    code = f"KP{suits}-{number}"
+    game = Game.from_setup(Setup.from_code(parse_code(code)), KPAT)
+    played: list[str] = []
+    for choice in choices:
+        legal = game.legal_actions()
+        if not legal:
+            break
+        action = legal[choice % len(legal)]
+        game.apply(action)
+        played.append(str(action))
+    text = f"game: {code}\nrules: kpat\nmoves: {json.dumps(played)}\n"
+    log = parse_log(text, "random.yaml")
+    save = history_of(log, len(played))
+    path = Path(tempfile.mkdtemp()) / "random.kpat"
+    path.write_text(save)
+    imported = import_save(path)
+    assert list(imported.actions) == played
+    assert replay(parse_log(imported.log_text(), "x.yaml")).game.key() == game.key()
+
+
+_REAL = (KPAT_FIXTURES / "spider-2suit-demo-part.xml").read_bytes()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cuts=st.lists(
+        st.tuples(st.integers(0, len(_REAL) - 1), st.integers(0, 40), st.binary(max_size=12)),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_damaged_saves_fail_cleanly(cuts: list[tuple[int, int, bytes]]) -> None:
+    """A real save with bytes cut or replaced anywhere: imported, or refused with SaveError;
+    never another exception."""
+    data = bytearray(_REAL)
+    for at, length, new in cuts:
+        data[at : at + length] = new
+    path = Path(tempfile.mkdtemp()) / "damaged.xml"
+    path.write_bytes(bytes(data))
+    try:
+        imported = import_save(path)
+    except SaveError as err:
+        assert str(err).startswith(str(path))
+    else:
+        assert replay(parse_log(imported.log_text(), "x.yaml")).illegal == []

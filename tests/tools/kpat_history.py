@@ -16,7 +16,7 @@ from pathlib import Path
 from spidercli.actions import Deal, Move
 from spidercli.engine import Game
 from spidercli.kpatdeal import card_of_id, kpat_deal_ids
-from spidercli.movelog import load_log
+from spidercli.movelog import MoveLog, load_log
 from spidercli.rules import KPAT
 from tests.kpat_saves import card_xml, fresh_state
 
@@ -40,7 +40,11 @@ def _where(
 
 
 def history(log_path: str, count: int) -> str:
-    log = load_log(log_path)
+    return history_of(load_log(log_path), count)
+
+
+def history_of(log: MoveLog, count: int) -> str:
+    """The save of ``log``'s deal with its first ``count`` actions (moves with counts, deals)."""
     code = log.deal.code
     assert code is not None and code.algorithm == "KP", "the log must name a KP code"
     number, suits = code.seed, code.suits
@@ -78,7 +82,7 @@ def history(log_path: str, count: int) -> str:
             turn = "face-up" if up else "face-down"
             text = card_xml(cid, turn if before[cid][2] != up else None)
             parts.append(f'<move pile="{name}" position="{pos}">{text}</move>')
-        mark = ' current="true"' if entry is log.entries[count - 1] else ""
+        mark = ' current="true"' if entry is log.entries[count - 1] else ""  # the last one
         states.append(
             f'<state game-specific-state="{len(legs) * 10 + game.deals_done}"{mark}>'
             + "".join(parts)
