@@ -34,6 +34,8 @@ from spidercli.rules import KPAT, SPIDER
 
 MAX_SAVE_BYTES = 4 * 1024 * 1024  # a long KPat Spider save is under 100 KiB
 MAX_ELEMENTS = 200_000  # more elements than a save this size can honestly hold
+MAX_STATES = 20_000  # steps in one game (a 7-minute demo game has 750); keeps an import fast
+MAX_DOUBLE_STEPS = 50  # states holding two actions (two quick moves KPat recorded together)
 
 RANK_WORDS = (
     "ace",
@@ -252,6 +254,12 @@ def _read_game(name: str, root: Element) -> KPatSave:
     where: dict[int, tuple[str, int, bool]] = {}  # card id -> (pile, position, face up)
     states: list[SaveState] = []
     current: int | None = None
+    if len(root.children) > MAX_STATES:
+        raise r.fail(
+            f"holds {len(root.children):,} states; spidercli imports games of up to "
+            f"{MAX_STATES:,} steps",
+            root,
+        )
     for state in root.children:
         if state.name != "state":
             raise r.fail(f"expected a <state> element, found <{state.name}>", state)
@@ -580,11 +588,15 @@ def import_save(path: str | Path) -> Imported:
     setup, warning = starting_setup(save)
     game = Game.from_setup(setup, KPAT)
     actions: list[str] = []
+    doubles = 0
     for index in range(1, save.current + 1):
         want = saved_position(save, index)
         if engine_position(game) == want:
             continue  # a step that only removed a run or turned a card
-        found = _find(game, want, depth=1) or _find(game, want, depth=2)
+        found = _find(game, want, depth=1)
+        if found is None and doubles < MAX_DOUBLE_STEPS:
+            doubles += 1  # the two-action search is costly: a hostile file gets few of them
+            found = _find(game, want, depth=2)
         if found is None:
             raise SaveError(
                 f"state {index + 1} is not a card move or a deal away from the state before "
