@@ -96,7 +96,8 @@ class _Builder(xml.sax.handler.ContentHandler):
         if self.count > MAX_ELEMENTS:
             raise _TooMany
         line = (self.locator.getLineNumber() or 0) if self.locator is not None else 0
-        element = Element(name, {k: attrs[k] for k in attrs.getNames()}, line)
+        # No name or value KPat writes is long: clipping the long ones keeps messages short.
+        element = Element(_clip(name), {k: _clip(attrs[k]) for k in attrs.getNames()}, line)
         if self.stack:
             self.stack[-1].children.append(element)
         else:
@@ -109,6 +110,10 @@ class _Builder(xml.sax.handler.ContentHandler):
 
 class _TooMany(Exception):
     pass
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 64 else text[:60] + "..."
 
 
 def read_xml(path: str | Path) -> Element:
@@ -139,8 +144,8 @@ def read_xml(path: str | Path) -> Element:
         )
     except defusedxml.EntitiesForbidden as err:
         raise SaveError(
-            f"refused: the XML declares an entity ({err.name!r}); KPat's saves declare none, "
-            "and entities can blow up in memory",
+            f"refused: the XML declares an entity ({_clip(str(err.name))!r}); KPat's saves "
+            "declare none, and entities can blow up in memory",
             path=name,
         ) from err
     except (defusedxml.ExternalReferenceForbidden, defusedxml.DTDForbidden) as err:

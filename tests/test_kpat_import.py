@@ -625,3 +625,15 @@ def test_damaged_saves_fail_cleanly(cuts: list[tuple[int, int, bytes]]) -> None:
         assert str(err).startswith(str(path))
     else:
         assert replay(parse_log(imported.log_text(), "x.yaml")).illegal == []
+
+
+def test_long_names_and_values_are_clipped_in_messages(tmp_path: Path) -> None:
+    long = "x" * 100_000
+    for text in (
+        f'<kpat-game game-type="{long}"/>',
+        f"<{long}/>",
+        save_xml(states=f'<state><move pile="{long}" position="0"/></state>'),
+    ):
+        with pytest.raises(SaveError) as err:
+            import_save(_write(tmp_path / "s.xml", text))
+        assert len(str(err.value)) < 400
