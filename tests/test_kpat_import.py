@@ -592,10 +592,9 @@ def test_any_kpat_game_round_trips(number: int, suits: int, choices: list[int]) 
         played.append(str(action))
     text = f"game: {code}\nrules: kpat\nmoves: {json.dumps(played)}\n"
     log = parse_log(text, "random.yaml")
-    save = history_of(log, len(played))
-    path = Path(tempfile.mkdtemp()) / "random.kpat"
-    path.write_text(save)
-    imported = import_save(path)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _write(Path(tmp) / "random.kpat", history_of(log, len(played)))
+        imported = import_save(path)
     assert list(imported.actions) == played
     assert replay(parse_log(imported.log_text(), "x.yaml")).game.key() == game.key()
 
@@ -617,14 +616,14 @@ def test_damaged_saves_fail_cleanly(cuts: list[tuple[int, int, bytes]]) -> None:
     data = bytearray(_REAL)
     for at, length, new in cuts:
         data[at : at + length] = new
-    path = Path(tempfile.mkdtemp()) / "damaged.xml"
-    path.write_bytes(bytes(data))
-    try:
-        imported = import_save(path)
-    except SaveError as err:
-        assert str(err).startswith(str(path))
-    else:
-        assert replay(parse_log(imported.log_text(), "x.yaml")).illegal == []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _write(Path(tmp) / "damaged.xml", bytes(data))
+        try:
+            imported = import_save(path)
+        except SaveError as err:
+            assert str(err).startswith(str(path))
+            return
+    assert replay(parse_log(imported.log_text(), "x.yaml")).illegal == []
 
 
 def test_long_names_and_values_are_clipped_in_messages(tmp_path: Path) -> None:
