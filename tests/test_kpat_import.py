@@ -636,3 +636,11 @@ def test_long_names_and_values_are_clipped_in_messages(tmp_path: Path) -> None:
         with pytest.raises(SaveError) as err:
             import_save(_write(tmp_path / "s.xml", text))
         assert len(str(err.value)) < 400
+
+
+def test_legacy_deal_number_gives_the_code(tmp_path: Path) -> None:
+    imported = import_save(_write(tmp_path / "old.kpat", _legacy(17, 2)))
+    assert imported.setup.name == "KP2-17"
+    other = _legacy(17, 2).replace('number="17"', 'number="18"')
+    imported = import_save(_write(tmp_path / "old2.kpat", other))
+    assert imported.setup.code is None and imported.warning is not None
