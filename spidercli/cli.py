@@ -35,7 +35,7 @@ DescribeOption = Annotated[
 LogArgument = Annotated[str, typer.Argument(help="The YAML move log.", show_default=False)]
 RulesOverride = Annotated[
     str | None,
-    typer.Option("--rules", help="Ruleset (classic, duel, pavouk); overrides the log's."),
+    typer.Option("--rules", help="Ruleset (classic, duel, pavouk, kpat); overrides the log's."),
 ]
 JobsOption = Annotated[
     int | None,
@@ -318,7 +318,7 @@ def solve(
         str | None,
         typer.Option(
             "--rules",
-            help="Ruleset the log is written for (classic, duel, pavouk; default: the log's, "
+            help="Ruleset the log is written for (classic, duel, pavouk, kpat; default: the log's, "
             "else classic).",
         ),
     ] = None,
@@ -458,7 +458,7 @@ def verify(
     jobs: JobsOption = None,
     rules: Annotated[
         str | None,
-        typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk)."),
+        typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk, kpat)."),
     ] = None,
     html_dir: Annotated[
         str | None,
@@ -614,6 +614,52 @@ def record(
         what = ", ".join(f"{k} {v}" for k, v in done.expect.items())
         print(f"{'recorded' if done.changed else 'unchanged'}  {path}  ({what})")
     raise typer.Exit(status)
+
+
+import_app = typer.Typer(
+    help="Turn another program's saved game into a move log.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("kpat")
+def import_kpat(
+    save: Annotated[
+        str, typer.Argument(help="KPat's saved Spider game (XML).", show_default=False)
+    ],
+    output: Annotated[
+        str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
+    ] = None,
+) -> None:
+    """Import a KDE KPatience saved Spider game as a move log under the kpat rules.
+
+    Exit status 0 imported, 2 a save that is not KPat's Spider, corrupt, or refused.
+    """
+    from spidercli.kpat import SaveError, import_save
+
+    try:
+        imported = import_save(save)
+    except SaveError as err:
+        _fail(str(err), err.line, False)
+    if imported.warning:
+        print(f"spidercli: warning: {save}: {imported.warning}", file=sys.stderr)
+    text = imported.log_text()
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        from spidercli.files import write_atomic
+
+        try:
+            write_atomic(output, text)
+        except OSError as err:
+            _fail(f"{output}: cannot be written: {err.strerror or err}", None, False)
+    n = len(imported.actions)
+    print(
+        f"spidercli: imported {imported.setup.name}: {n} action{'s' * (n != 1)}",
+        file=sys.stderr,
+    )
 
 
 @app.command()

@@ -1,4 +1,5 @@
-"""Game codes (``SP2-S1C-AAAAABD``) and deal algorithm S1, as in ``shared/game-codes.md``."""
+"""Game codes: spidercli's own (``SP2-S1C-AAAAABD``, deal algorithm S1) and KDE KPatience's
+numbered Spider deals (``KP2-17``, dealt by ``spidercli.kpatdeal``)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import re
 from dataclasses import dataclass, field
 
 from spidercli.cards import cards_str, make_card
+from spidercli.kpatdeal import KPAT_MAX_DEAL, kpat_cards
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 _CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
+_KP_RE = re.compile(r"KP([0-9])-([0-9]+)")
 _MASK = (1 << 64) - 1
 
 
@@ -19,13 +22,19 @@ class CodeError(ValueError):
 
 @dataclass(frozen=True)
 class GameCode:
+    """A parsed code. ``algorithm`` is ``S1`` (``seed`` the 7 letters' value) or ``KP`` (a KPat
+    Spider deal, ``seed`` its deal number; always the classic move rule)."""
+
     game: GameKind
     suits: int
     permissive: bool
     seed: int
+    algorithm: str = "S1"
 
     @property
     def canonical(self) -> str:
+        if self.algorithm == "KP":
+            return f"KP{self.suits}-{self.seed}"
         if self.game is SPIDER:
             rule = "P" if self.permissive else "C"
         else:
@@ -48,7 +57,10 @@ def parse_code(text: str) -> GameCode:
     """Parse a game code (case-insensitive, blanks around it ignored)."""
     if not isinstance(text, str):
         raise CodeError(f"a game code must be text, not {type(text).__name__}")
-    m = _CODE_RE.fullmatch(text.strip().upper())
+    upper = text.strip().upper()
+    if upper.startswith("KP"):
+        return _parse_kpat(text.strip(), upper)
+    m = _CODE_RE.fullmatch(upper)
     if m is None:
         raise CodeError(
             f"{text.strip()!r} is not a game code: expected SP or SD, the suit count 1, 2 or 4, "
@@ -63,6 +75,31 @@ def parse_code(text: str) -> GameCode:
     n_suits = int(suits)
     permissive = rule == "P" and n_suits > 1  # with one suit both move rules are the same game
     return GameCode(game, n_suits, permissive, seed)
+
+
+def _parse_kpat(text: str, upper: str) -> GameCode:
+    """``KP<suits>-<number>``: KPat's Spider deal ``number`` (1 to 2^31-1; leading zeros are
+    dropped) with 1, 2 or 4 suits."""
+    m = _KP_RE.fullmatch(upper)
+    if m is None:
+        raise CodeError(
+            f"{text!r} is not a game code: a KPat deal is KP, the suit count 1, 2 or 4, '-' and "
+            f"KPat's deal number 1 to {KPAT_MAX_DEAL}, as in KP2-17"
+        )
+    suits, digits = int(m.group(1)), m.group(2).lstrip("0")
+    if suits == 3:
+        raise CodeError(
+            f"{text!r}: KPat's 3-suit Spider has no spidercli deck; KP codes take 1, 2 or 4 suits"
+        )
+    if suits not in (1, 2, 4):
+        raise CodeError(f"{text!r} is not a game code: KP codes take 1, 2 or 4 suits, not {suits}")
+    if not digits or len(digits) > 10 or int(digits) > KPAT_MAX_DEAL:
+        shown = digits[:12] + "..." if len(digits) > 12 else digits or "0"
+        raise CodeError(
+            f"{text!r}: deal number {shown} is out of range; KPat numbers its deals "
+            f"1 to {KPAT_MAX_DEAL}"
+        )
+    return GameCode(SPIDER, suits, False, int(digits), "KP")
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -82,6 +119,8 @@ def ordered_deck(game: GameKind, suits: int) -> list[int]:
 
 def shuffled_deck(code: GameCode) -> list[int]:
     """Steps 1-3: the ordered deck, Fisher-Yates shuffled from the end by SplitMix64."""
+    if code.algorithm != "S1":
+        raise ValueError(f"{code.canonical} is a KPat deal: deal_layout deals it, not S1")
     deck = ordered_deck(code.game, code.suits)
     state = code.seed
     for i in range(len(deck) - 1, 0, -1):
@@ -101,7 +140,11 @@ class Layout:
 
 
 def deal_layout(code: GameCode) -> Layout:
-    """Steps 4-5: deal the shuffled deck row by row into the columns; the rest is the stock."""
+    """Steps 4-5: deal the shuffled deck row by row into the columns; the rest is the stock.
+    A KP code is dealt the way KPat deals it instead."""
+    if code.algorithm == "KP":
+        kp_columns, kp_stock = kpat_cards(code.seed, code.suits)
+        return Layout(code.game, kp_columns, kp_stock)
     deck = shuffled_deck(code)
     sizes = code.game.column_sizes
     columns: list[list[int]] = [[] for _ in sizes]

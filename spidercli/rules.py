@@ -6,6 +6,7 @@ the decisions taken where the seeds are silent.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 
@@ -138,7 +139,33 @@ PAVOUK = Ruleset(
     undo_after_deal=True,
 )
 
-RULESETS: dict[str, Ruleset] = {r.name: r for r in (CLASSIC, DUEL, PAVOUK)}
+# KDE KPatience's Spider, as its source (src/spider.cpp, src/dealer.cpp) plays it: the classic
+# move rule (a group of one suit moves; any card or group goes on one rank higher, of any suit,
+# or into an empty column), automatic flips, complete runs removed at once, dealing allowed while
+# a column is empty, undo back to the first move. KPat keeps no score for Spider: spidercli
+# scores its games the classic way, floor and all.
+KPAT = Ruleset(
+    name="kpat",
+    app="KDE KPatience's Spider; KPat keeps no score, so scored the classic way",
+    games=frozenset({"spider"}),
+    suits=frozenset({1, 2, 4}),
+    start_score=500,
+    move_score=-1,
+    deal_score=-1,
+    run_score=100,
+    flip_score=0,
+    same_suit_score=0,
+    win_score=0,
+    floor_games=frozenset({"spider"}),
+    auto_flip=True,
+    face_down_column_is_empty=False,
+    deal_with_empty_column=True,
+    undo_depth=sys.maxsize,  # unlimited: KPat undoes back to the deal
+    undo_after_flip=True,
+    undo_after_deal=True,
+)
+
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (CLASSIC, DUEL, PAVOUK, KPAT)}
 
 
 def ruleset_named(name: str) -> Ruleset:

@@ -18,7 +18,9 @@ def _ci(word: str) -> str:
     return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
 
 
-CODE_PATTERN = r"^\s*[Ss][PpDd][124]-[Ss]1[CcPp]?-[A-Za-z]{7}\s*$"
+# spidercli's codes, or KPat's deals KP<suits>-<number> (the number's range, 1 to 2^31-1, is
+# checked by replay: a pattern can only bound its digits).
+CODE_PATTERN = r"^\s*([Ss][PpDd][124]-[Ss]1[CcPp]?-[A-Za-z]{7}|[Kk][Pp][124]-0*[1-9][0-9]{0,9})\s*$"
 _N = r"\s*[0-9]+\s*"
 ACTION_PATTERN = (
     rf"^\s*(({_N}>{_N}(:{_N})?)|{_ci('deal')}|{_ci('undo')}|{_ci('finish')}"
@@ -50,7 +52,10 @@ def log_schema() -> dict[str, Any]:
         "oneOf": [{"required": ["game"]}, {"required": ["deal"]}],
         "properties": {
             "game": {
-                "description": "A game code, e.g. SP1-S1C-AAAAAAD or SD2-S1-AAAAABD.",
+                "description": (
+                    "A game code, e.g. SP1-S1C-AAAAAAD or SD2-S1-AAAAABD, or a KPat deal "
+                    "such as KP2-17."
+                ),
                 "type": "string",
                 "pattern": CODE_PATTERN,
             },

@@ -1,0 +1,657 @@
+"""``spidercli import kpat``: a KDE KPatience saved Spider game turned into a move log.
+
+KPat saves a game (File > Save, and the file it keeps when "remember state on exit" is on) as
+``<kpat-game game-type="spider" game-type-options="SUITS" deal-number="N">`` holding one ``<state>``
+per step of its undo history. The first state places every card; each later one lists only the
+cards that changed, as ``<move pile="stack3" position="5">`` with the ``<card id=... suit=...
+rank=... [turn="face-up"]/>`` elements that now lie in that pile from that position up. The
+state marked ``current="true"`` is the one on the table; the states after it are KPat's redo stack.
+The older position-only format (``<dealer id=... options=... number=...>`` with ``<pile>`` and
+``<card suit= value= faceup=>``) holds no history. ``docs/kpat.md`` describes both in full.
+
+The importer rebuilds each state's position, then finds the one action (a card move or a deal)
+of the ``kpat`` ruleset that turns the position before into it, so every imported log replays
+by construction; automatic flips and run removals are not actions. The XML is parsed with
+``defusedxml`` (no entities, no external references), and the file's size is capped.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.sax
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import defusedxml
+import defusedxml.sax
+
+from spidercli.actions import Action, Deal, Move
+from spidercli.codes import GameCode, Layout, Setup, deal_layout
+from spidercli.engine import Game
+from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
+from spidercli.movelog import LogError, format_log
+from spidercli.rules import KPAT, SPIDER
+
+MAX_SAVE_BYTES = 4 * 1024 * 1024  # a long KPat Spider save is under 100 KiB
+MAX_ELEMENTS = 200_000  # more elements than a save this size can honestly hold
+MAX_STATES = 20_000  # steps in one game (a 7-minute demo game has 750); keeps an import fast
+MAX_DOUBLE_STEPS = 50  # states holding two actions (two quick moves KPat recorded together)
+
+RANK_WORDS = (
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+)
+_PILE_RE = re.compile(r"(redeals|stack|legs)([0-9])")
+_PILE_COUNTS = {"redeals": 5, "stack": 10, "legs": 8}
+_INT_RE = re.compile(r"-?[0-9]{1,10}")
+# Legacy saves number the piles (PatPile::index): stock piles 1-5, columns 6-15, runs 16-23.
+_LEGACY_PILES = {i: f"redeals{i - 1}" for i in range(1, 6)}
+_LEGACY_PILES.update({i: f"stack{i - 6}" for i in range(6, 16)})
+_LEGACY_PILES.update({i: f"legs{i - 16}" for i in range(16, 24)})
+# Legacy game ids of Spider (DealerInfo::GameIds) and the suits the specific ones imply.
+_LEGACY_SPIDER_IDS = {14: 1, 15: 2, 16: 4, 17: None, 50: 3}
+
+
+class SaveError(LogError):
+    """A KPat save that cannot be imported: names the file and, where one applies, the line."""
+
+
+# ------------------------------------------------------------------------ reading the XML
+
+
+@dataclass
+class Element:
+    """An XML element as the importer needs it: name, attributes, line, children."""
+
+    name: str
+    attrs: dict[str, str]
+    line: int
+    children: list[Element] = field(default_factory=list)
+
+
+class _Builder(xml.sax.handler.ContentHandler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[Element] = []
+        self.root: Element | None = None
+        self.count = 0
+        self.locator: xml.sax.xmlreader.Locator | None = None
+
+    def setDocumentLocator(self, locator: xml.sax.xmlreader.Locator) -> None:
+        self.locator = locator
+
+    def startElement(self, name: str, attrs: xml.sax.xmlreader.AttributesImpl) -> None:
+        self.count += 1
+        if self.count > MAX_ELEMENTS:
+            raise _TooMany
+        line = (self.locator.getLineNumber() or 0) if self.locator is not None else 0
+        # No name or value KPat writes is long: clipping the long ones keeps messages short.
+        element = Element(_clip(name), {k: _clip(attrs[k]) for k in attrs.getNames()}, line)
+        if self.stack:
+            self.stack[-1].children.append(element)
+        else:
+            self.root = element
+        self.stack.append(element)
+
+    def endElement(self, name: str) -> None:
+        self.stack.pop()
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 64 else text[:60] + "..."
+
+
+def read_xml(path: str | Path) -> Element:
+    """The save's root element; ``SaveError`` for a file that is missing, too large, not XML, or
+    hostile (entity declarations, external references)."""
+    name = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SAVE_BYTES + 1)
+    except IsADirectoryError as err:
+        raise SaveError("is a directory, not a KPat save", path=name) from err
+    except FileNotFoundError as err:
+        raise SaveError("no such file", path=name) from err
+    except OSError as err:
+        raise SaveError(f"cannot be read: {err.strerror or err}", path=name) from err
+    if len(data) > MAX_SAVE_BYTES:
+        raise SaveError(
+            f"is larger than {MAX_SAVE_BYTES // (1024 * 1024)} MiB: not a KPat save of Spider "
+            "(a long game's save is under 100 KiB)",
+            path=name,
+        )
+    if not data.strip():
+        raise SaveError("is empty: expected KPat's saved game (XML)", path=name)
+    builder = _Builder()
+    try:
+        defusedxml.sax.parseString(
+            data, builder, forbid_dtd=False, forbid_entities=True, forbid_external=True
+        )
+    except defusedxml.EntitiesForbidden as err:
+        raise SaveError(
+            f"refused: the XML declares an entity ({_clip(str(err.name))!r}); KPat's saves "
+            "declare none, and entities can blow up in memory",
+            path=name,
+        ) from err
+    except (defusedxml.ExternalReferenceForbidden, defusedxml.DTDForbidden) as err:
+        raise SaveError(
+            "refused: the XML refers to an external resource; KPat's saves refer to none",
+            path=name,
+        ) from err
+    except defusedxml.DefusedXmlException as err:
+        raise SaveError(f"refused: {err}", path=name) from err
+    except xml.sax.SAXParseException as err:
+        column = (err.getColumnNumber() or 0) + 1
+        raise SaveError(
+            f"is not well-formed XML: {err.getMessage()} (column {column})",
+            path=name,
+            line=err.getLineNumber(),
+        ) from err
+    except _TooMany as err:
+        raise SaveError(
+            f"holds more than {MAX_ELEMENTS:,} XML elements: not a KPat save of Spider", path=name
+        ) from err
+    except xml.sax.SAXException as err:
+        raise SaveError(f"cannot be read as XML: {err}", path=name) from err
+    assert builder.root is not None  # a well-formed document has a root
+    return builder.root
+
+
+# ---------------------------------------------------------------------------- the save
+
+
+Pile = list[tuple[int, bool]]  # (KPat card id, face up), bottom to top
+Piles = dict[str, Pile]
+
+
+@dataclass(frozen=True)
+class SaveState:
+    """One step of the save: the position after it, and the line of its ``<state>``."""
+
+    line: int
+    piles: dict[str, tuple[tuple[int, bool], ...]]
+
+
+@dataclass(frozen=True)
+class KPatSave:
+    path: str
+    suits: int
+    number: int | None  # the deal number it names, when it names a usable one
+    states: tuple[SaveState, ...]
+    current: int  # index of the state on the table
+    legacy: bool = False
+
+
+def _int(text: str | None) -> int | None:
+    if text is None or not _INT_RE.fullmatch(text.strip()):
+        return None
+    return int(text)
+
+
+class _Reader:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def fail(self, message: str, element: Element | None = None) -> SaveError:
+        return SaveError(message, path=self.path, line=element.line if element else None)
+
+    def suits(self, text: str | None, root: Element, attr: str) -> int:
+        value = _int(text)
+        if value == 3:
+            raise self.fail(
+                "is KPat's 3-suit Spider: spidercli has no such deck (it plays 1, 2 or 4 suits)",
+                root,
+            )
+        if value not in (1, 2, 4):
+            shown = "missing" if text is None else repr(text)
+            raise self.fail(f"{attr} is {shown}: expected Spider's suit count 1, 2 or 4", root)
+        return value
+
+    def number(self, text: str | None) -> int | None:
+        value = _int(text)
+        return value if value is not None and 1 <= value <= KPAT_MAX_DEAL else None
+
+
+def read_save(path: str | Path) -> KPatSave:
+    """Read a KPat save (either format) into its positions; ``SaveError`` for anything else."""
+    name = str(path)
+    root = read_xml(path)
+    if root.name == "kpat-game":
+        return _read_game(name, root)
+    if root.name == "dealer":
+        return _read_legacy(name, root)
+    raise SaveError(
+        f"is not a KPat save: its root element is <{root.name}>, expected <kpat-game> "
+        "(or <dealer>, KPat's older format)",
+        path=name,
+        line=root.line,
+    )
+
+
+def _read_game(name: str, root: Element) -> KPatSave:
+    r = _Reader(name)
+    game_type = root.attrs.get("game-type")
+    if game_type != "spider":
+        raise r.fail(
+            f"is a KPat save of {game_type or 'an unnamed game'!s}, not of Spider: "
+            "spidercli imports Spider only",
+            root,
+        )
+    suits = r.suits(root.attrs.get("game-type-options"), root, "game-type-options")
+    number = r.number(root.attrs.get("deal-number"))
+    deck = kpat_ids(suits)
+    known = set(deck)
+    where: dict[int, tuple[str, int, bool]] = {}  # card id -> (pile, position, face up)
+    states: list[SaveState] = []
+    current: int | None = None
+    if len(root.children) > MAX_STATES:
+        raise r.fail(
+            f"holds {len(root.children):,} states; spidercli imports games of up to "
+            f"{MAX_STATES:,} steps",
+            root,
+        )
+    for state in root.children:
+        if state.name != "state":
+            raise r.fail(f"expected a <state> element, found <{state.name}>", state)
+        if current is None and state.attrs.get("current") == "true":
+            current = len(states)
+        for move in state.children:
+            if move.name != "move":
+                raise r.fail(f"expected a <move> element in <state>, found <{move.name}>", move)
+            pile = move.attrs.get("pile", "")
+            m = _PILE_RE.fullmatch(pile)
+            if m is None or int(m.group(2)) >= _PILE_COUNTS[m.group(1)]:
+                raise r.fail(
+                    f"<move pile={pile!r}> is not a pile of KPat's Spider: expected stack0-9 "
+                    "(the columns), redeals0-4 (the stock) or legs0-7 (the completed runs)",
+                    move,
+                )
+            position = _int(move.attrs.get("position"))
+            if position is None or not 0 <= position < 104:
+                raise r.fail(
+                    f"<move position={move.attrs.get('position')!r}>: expected a position "
+                    "0 to 103 in the pile",
+                    move,
+                )
+            for i, card in enumerate(move.children):
+                card_id = _card_id(r, card, known, suits)
+                turn = card.attrs.get("turn")
+                if turn not in (None, "face-up", "face-down"):
+                    raise r.fail(
+                        f"<card turn={turn!r}>: expected face-up or face-down (or no turn)", card
+                    )
+                if turn is None:
+                    if card_id not in where:
+                        raise r.fail(
+                            f"card {card.attrs.get('id')} appears for the first time without "
+                            "turn=: a save's first state places every card, face-up or down",
+                            card,
+                        )
+                    up = where[card_id][2]
+                else:
+                    up = turn == "face-up"
+                where[card_id] = (pile, position + i, up)
+        if not states and len(where) != len(deck):
+            missing = len(deck) - len(where)
+            raise r.fail(
+                f"the first state places {len(where)} cards, not the deck's {len(deck)} "
+                f"({missing} missing): the first state must deal every card",
+                state,
+            )
+        states.append(SaveState(state.line, _piles(r, where, state)))
+    if not states:
+        raise r.fail("holds no <state>: a KPat save has one per step of the game", root)
+    if current is None:  # KPat then takes the last state as the current one
+        current = len(states) - 1
+    return KPatSave(name, suits, number, tuple(states), current)
+
+
+def _card_id(r: _Reader, card: Element, known: set[int], suits: int) -> int:
+    if card.name != "card":
+        raise r.fail(f"expected a <card> element in <move>, found <{card.name}>", card)
+    text = card.attrs.get("id")
+    card_id = _int(text)
+    if card_id is None or card_id not in known:
+        raise r.fail(
+            f"<card id={text!r}> is not a card of KPat's {suits}-suit Spider deck "
+            "(an id is the card's number in the deck * 65536 + suit * 256 + rank)",
+            card,
+        )
+    suit = KPAT_SUIT_NAMES[(card_id >> 8) & 0xFF]
+    rank = RANK_WORDS[(card_id & 0xFF) - 1]
+    for attr, want in (("suit", suit), ("rank", rank)):
+        got = card.attrs.get(attr)
+        if got is not None and got != want:
+            raise r.fail(
+                f"<card id={text!r}> is the {rank} of {suit}, but its {attr} says {got!r}", card
+            )
+    return card_id
+
+
+def _piles(
+    r: _Reader, where: dict[int, tuple[str, int, bool]], state: Element
+) -> dict[str, tuple[tuple[int, bool], ...]]:
+    """Every pile's cards bottom to top; each pile must fill its positions 0, 1, 2... exactly."""
+    slots: dict[str, dict[int, tuple[int, bool]]] = {}
+    for card_id, (pile, position, up) in where.items():
+        at = slots.setdefault(pile, {})
+        if position in at:
+            raise r.fail(
+                f"after this state two cards lie at position {position} of {pile}: the save "
+                "is corrupt",
+                state,
+            )
+        at[position] = (card_id, up)
+    out: dict[str, tuple[tuple[int, bool], ...]] = {}
+    for pile, at in sorted(slots.items()):
+        if len(at) != max(at) + 1:
+            gap = min(set(range(len(at))) - set(at))
+            raise r.fail(
+                f"after this state {pile} has no card at position {gap} but cards above it: "
+                "the save is corrupt",
+                state,
+            )
+        out[pile] = tuple(at[i] for i in range(len(at)))
+    return out
+
+
+def _read_legacy(name: str, root: Element) -> KPatSave:
+    r = _Reader(name)
+    game_id = _int(root.attrs.get("id"))
+    if game_id not in _LEGACY_SPIDER_IDS:
+        raise r.fail(
+            f"is a KPat save (older format) of game id {root.attrs.get('id')!r}, not of Spider "
+            f"(ids {', '.join(map(str, sorted(_LEGACY_SPIDER_IDS)))}): spidercli imports "
+            "Spider only",
+            root,
+        )
+    options = root.attrs.get("options")
+    implied = _LEGACY_SPIDER_IDS[game_id]
+    if options:
+        suits = r.suits(options, root, "options")
+    elif implied is not None:
+        suits = r.suits(str(implied), root, "id")
+    else:
+        raise r.fail("names no suit count (options=): expected 1, 2 or 4", root)
+    known = set(kpat_ids(suits))
+    free = {cid & 0xFFFF: 0 for cid in known}  # how many of each suit/rank are placed
+    where: dict[int, tuple[str, int, bool]] = {}
+    for pile in root.children:
+        index = _int(pile.attrs.get("index"))
+        if pile.name != "pile" or index not in _LEGACY_PILES:
+            raise r.fail(
+                f"expected <pile index=N> with N 1-23 (KPat's Spider piles), found <{pile.name}> "
+                f"index={pile.attrs.get('index')!r}",
+                pile,
+            )
+        pile_name = _LEGACY_PILES[index]
+        for position, card in enumerate(pile.children):
+            suit = _int(card.attrs.get("suit"))
+            rank = _int(card.attrs.get("value"))
+            up = card.attrs.get("faceup")
+            low = ((suit or 0) & 0xFF) << 8 | ((rank or 0) & 0xFF)
+            if (
+                card.name != "card"
+                or suit is None
+                or rank is None
+                or up not in ("0", "1")
+                or low not in free
+            ):
+                raise r.fail(
+                    f"<{card.name} suit={card.attrs.get('suit')!r} "
+                    f"value={card.attrs.get('value')!r} faceup={up!r}> is not a card of KPat's "
+                    f"{suits}-suit Spider deck (suit 0-3 clubs to spades, value 1-13, "
+                    "faceup 0 or 1)",
+                    card,
+                )
+            copy = free[low]
+            matches = sorted(cid for cid in known if cid & 0xFFFF == low)
+            if copy >= len(matches):
+                raise r.fail(
+                    f"the {RANK_WORDS[rank - 1]} of {KPAT_SUIT_NAMES[suit]} appears more often "
+                    f"than the deck holds it ({len(matches)} times)",
+                    card,
+                )
+            card_id = matches[copy]
+            free[low] = copy + 1
+            where[card_id] = (pile_name, position, up == "1")
+    if len(where) != len(known):
+        raise r.fail(
+            f"places {len(where)} cards, not the deck's {len(known)}: the save is incomplete",
+            root,
+        )
+    piles = _piles(r, where, root)
+    number = r.number(root.attrs.get("number"))
+    return KPatSave(name, suits, number, (SaveState(root.line, piles),), 0, legacy=True)
+
+
+# ------------------------------------------------------------------- positions and moves
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position as the engine holds it: columns, face-down counts, deals made, runs removed."""
+
+    cols: tuple[tuple[int, ...], ...]
+    down: tuple[int, ...]
+    deals_done: int
+    runs: int
+
+
+def saved_position(save: KPatSave, index: int) -> Position:
+    """State ``index`` of the save as spidercli's engine would hold it: a complete face-up run
+    that KPat's demo left on a column (it removes runs as a step of its own) is taken off, and a
+    face-down card left on top is turned up, as the ``kpat`` rules do at once."""
+    state = save.states[index]
+    cols: list[tuple[int, ...]] = []
+    down: list[int] = []
+    runs = sum(len(state.piles.get(f"legs{i}", ())) for i in range(8))
+    for c in range(10):
+        pile = [(card_of_id(cid), up) for cid, up in state.piles.get(f"stack{c}", ())]
+        while len(pile) >= 13 and _is_run(pile[-13:]):
+            del pile[-13:]
+            runs += 13
+        if pile and not pile[-1][1]:
+            pile[-1] = (pile[-1][0], True)
+        d = 0
+        while d < len(pile) and not pile[d][1]:
+            d += 1
+        if any(not up for _, up in pile[d:]):
+            raise SaveError(
+                f"column {c + 1} has a face-down card above a face-up one: not a position of "
+                "Spider",
+                path=save.path,
+                line=state.line,
+            )
+        cols.append(tuple(card for card, _ in pile))
+        down.append(d)
+    stock = [len(state.piles.get(f"redeals{p}", ())) for p in range(5)]
+    if any(n not in (0, 10) for n in stock) or stock != sorted(stock):
+        raise SaveError(
+            f"the stock piles hold {stock} cards: KPat's stock is five piles of 10, dealt from "
+            "the first",
+            path=save.path,
+            line=state.line,
+        )
+    if runs % 13:
+        raise SaveError(
+            "the completed runs do not hold a multiple of 13 cards", path=save.path, line=state.line
+        )
+    return Position(tuple(cols), tuple(down), stock.count(0), runs // 13)
+
+
+def _is_run(cards: list[tuple[int, bool]]) -> bool:
+    """Thirteen face-up cards King to Ace of one suit."""
+    return (
+        all(up for _, up in cards)
+        and [c for c, _ in cards] == list(range(cards[0][0], cards[0][0] - 13, -1))
+        and cards[0][0] & 15 == 13
+    )
+
+
+def engine_position(game: Game) -> Position:
+    return Position(
+        tuple(tuple(c) for c in game.cols), tuple(game.down), game.deals_done, game.runs
+    )
+
+
+def starting_setup(save: KPatSave) -> tuple[Setup, str | None]:
+    """The deal the save starts from: KPat's deal number as a code when the first state is that
+    deal, else the first state written out. The second value is a warning, or None."""
+    state = save.states[0]
+    cols = []
+    for c in range(10):
+        pile = state.piles.get(f"stack{c}", ())
+        if pile and all(up for _, up in pile) and len(pile) > 1:
+            raise SaveError(
+                "was dealt with KPat's 'Face Up' stack option (every card face-up): spidercli's "
+                "Spider deals the columns face-down",
+                path=save.path,
+                line=state.line,
+            )
+        if len(pile) != SPIDER.column_sizes[c] or [up for _, up in pile] != [False] * (
+            len(pile) - 1
+        ) + [True]:
+            what = "the position on the table" if save.legacy else "the first state"
+            raise SaveError(
+                f"{what} is not a fresh deal (column {c + 1} holds {len(pile)} cards, "
+                f"{sum(up for _, up in pile)} face-up; a deal gives it "
+                f"{SPIDER.column_sizes[c]}, the last face-up)"
+                + (
+                    ": KPat's older save format keeps only the position, not the moves that "
+                    "led to it, so spidercli cannot import a game in progress from it"
+                    if save.legacy
+                    else ""
+                ),
+                path=save.path,
+                line=state.line,
+            )
+        cols.append(tuple(card_of_id(cid) for cid, _ in pile))
+    stock: list[int] = []
+    for p in range(5):
+        pile = state.piles.get(f"redeals{p}", ())
+        if len(pile) != 10:
+            raise SaveError(
+                f"the first state's stock pile {p + 1} holds {len(pile)} cards, not 10",
+                path=save.path,
+                line=state.line,
+            )
+        stock.extend(card_of_id(cid) for cid, _ in reversed(pile))  # KPat deals the top first
+    layout = Layout(SPIDER, tuple(cols), tuple(stock))
+    if save.number is not None:
+        code = GameCode(SPIDER, save.suits, False, save.number, "KP")
+        if deal_layout(code) == layout:
+            return Setup.from_code(code), None
+        return Setup(layout, save.suits, False), (
+            f"the save names deal {save.number}, but its cards are not KPat's deal "
+            f"{code.canonical}: written out as an explicit deal"
+        )
+    return Setup(layout, save.suits, False), None
+
+
+@dataclass(frozen=True)
+class Imported:
+    save: KPatSave
+    setup: Setup
+    actions: tuple[str, ...]
+    warning: str | None
+
+    def log_text(self) -> str:
+        s = self.save
+        kind = "older-format save" if s.legacy else "saved game"
+        steps = (
+            "the position only"
+            if s.legacy
+            else f"{s.current + 1} of its {len(s.states)} states, up to the current one"
+        )
+        suits = f"{s.suits} suit{'s' * (s.suits > 1)}"
+        comment = (
+            f"Imported from KPat's {kind} {Path(s.path).name} (Spider, {suits}): {steps}.\n"
+            "Automatic flips and run removals are not actions."
+        )
+        return format_log(self.setup, list(self.actions), rules=KPAT.name, comment=comment)
+
+
+def import_save(path: str | Path) -> Imported:
+    """Read a KPat save and find the kpat-rules action behind each of its steps."""
+    save = read_save(path)
+    setup, warning = starting_setup(save)
+    game = Game.from_setup(setup, KPAT)
+    actions: list[str] = []
+    doubles = 0
+    for index in range(1, save.current + 1):
+        want = saved_position(save, index)
+        if engine_position(game) == want:
+            continue  # a step that only removed a run or turned a card
+        found = _find(game, want, depth=1)
+        if found is None and doubles < MAX_DOUBLE_STEPS:
+            doubles += 1  # the two-action search is costly: a hostile file gets few of them
+            found = _find(game, want, depth=2)
+        if found is None:
+            raise SaveError(
+                f"state {index + 1} is not a card move or a deal away from the state before "
+                "(under KPat's Spider rules): the save is corrupt or not KPat's",
+                path=save.path,
+                line=save.states[index].line,
+            )
+        for action in found:
+            game.apply(action)
+            actions.append(_action_text(action))
+    return Imported(save, setup, tuple(actions), warning)
+
+
+def _find(game: Game, want: Position, depth: int) -> list[Action] | None:
+    """The actions (``depth`` of them) that lead from ``game`` to ``want``; ``game`` is left as
+    it was."""
+    for action in game.legal_actions():
+        over, undoable = game.over, game.undoable
+        if game.play(action) is not None:  # pragma: no cover - legal_actions lists legal ones
+            continue
+        try:
+            if depth == 1:
+                if engine_position(game) == want:
+                    return [action]
+            else:
+                rest = _find(game, want, depth - 1)
+                if rest is not None:
+                    return [action, *rest]
+        finally:
+            game.undo()  # the exact inverse, even of a winning action
+            game.over, game.undoable = over, undoable
+    return None
+
+
+def _action_text(action: Action) -> str:
+    if isinstance(action, Deal):
+        return "deal"
+    assert isinstance(action, Move) and action.count is not None
+    return f"{action.source}>{action.target}:{action.count}"
+
+
+__all__ = [
+    "MAX_SAVE_BYTES",
+    "Imported",
+    "KPatSave",
+    "Position",
+    "SaveError",
+    "engine_position",
+    "import_save",
+    "read_save",
+    "saved_position",
+    "starting_setup",
+]
