@@ -17,7 +17,7 @@ import typer
 app = typer.Typer(
     name="spidercli",
     help="Replay, verify and score games of Spider Solitaire and Spiderette.",
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -67,9 +67,9 @@ def _fail(message: str, line: int | None, as_json: bool) -> NoReturn:
 
 
 def _color(flag: bool | None) -> bool:
-    if flag is not None:
-        return flag
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+    from spidercli.terminal import color_wanted
+
+    return color_wanted(flag, sys.stdout)
 
 
 def _parse_show(value: str) -> str | set[object]:
@@ -104,7 +104,9 @@ def _load(log: str, rules: str | None, as_json: bool) -> Any:
 
 
 def _dump(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, ensure_ascii=False))
+    from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
+
+    print(utf8_safe(json.dumps(obj, indent=2, ensure_ascii=False)))
 
 
 @app.command()
@@ -141,6 +143,15 @@ def replay(
     except ValueError as err:
         _fail(str(err), None, as_json)
     parsed, ruleset = _load(log, rules, as_json)
+    entries = len(parsed.entries)
+    past = sorted(n for n in which if isinstance(n, int) and n > entries) if which else []
+    if past and isinstance(which, set):
+        _fail(
+            f"--show: entry {past[0]} is past the end of {log}, which has "
+            f"{entries} entr{'y' if entries == 1 else 'ies'} (0 is the start)",
+            None,
+            as_json,
+        )
 
     if as_json:
         report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value)
@@ -206,7 +217,8 @@ def deal(
     if as_json:
         from spidercli.replay import state_json
 
-        _dump(state_json(game))
+        # The contract's state object, with the deal's code and deal_id added in front.
+        _dump({"game": parsed.name, "deal_id": parsed.deal_id, **state_json(game)})
         return
     from spidercli.render import Style, deal_text
 
@@ -215,24 +227,12 @@ def deal(
 
 
 def _progress_printer() -> Any:
-    """A live progress line on stderr when it is a terminal, else None."""
+    """solve's live line on stderr when it is a terminal, else None."""
     if not sys.stderr.isatty():
         return None
+    from spidercli.terminal import SolveProgress, stderr_console
 
-    def show(p: Any) -> None:
-        sys.stderr.write(
-            f"\r  {p.states:>10,} states  {p.rate:>8,.0f}/s  runs {p.best_runs}  "
-            f"face-down {p.best_down}  deals {p.best_deals}  {p.seconds:6.1f} s "
-        )
-        sys.stderr.flush()
-
-    return show
-
-
-def _clear_progress(printer: Any) -> None:
-    if printer is not None:
-        sys.stderr.write("\r" + " " * 90 + "\r")
-        sys.stderr.flush()
+    return SolveProgress(stderr_console())
 
 
 @app.command()
@@ -294,7 +294,8 @@ def solve(
     try:
         solved = solve_setup(setup, ruleset, timeout=timeout, max_states=max_states, report=printer)
     finally:
-        _clear_progress(printer)
+        if printer is not None:
+            printer.close()
     p = solved.progress
     done = f"{p.states:,} states in {p.seconds:.2f} s"
     if solved.actions is None:
@@ -377,25 +378,50 @@ class Format(str, Enum):
     jsonl = "jsonl"
     csv = "csv"
     junit = "junit"
+    github = "github"
+    concise = "concise"
+
+
+def _no_logs(paths: list[str]) -> NoReturn:
+    _fail(f"no logs found in {', '.join(paths)} (files *.yaml or *.yml)", None, False)
 
 
 @app.command()
 def verify(
     paths: PathsArgument,
     fmt: Annotated[
-        Format, typer.Option("--format", "-f", help="table, json (one array), jsonl, csv, junit.")
+        Format,
+        typer.Option(
+            "--format",
+            "-f",
+            help="table, json (one array), jsonl, csv, junit, github (workflow annotations), "
+            "concise (path:line: status rule: message).",
+        ),
     ] = Format.table,
     jobs: JobsOption = None,
     rules: Annotated[
         str | None,
         typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk)."),
     ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="List only the logs that are not valid."),
+    ] = False,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
 
-    Exit status 0 when all are valid, 1 when any is illegal or fails its expect, 2 when any is
-    unusable.
+    \b
+    Examples:
+      spidercli verify logs/
+      spidercli verify -q 'logs/**/*.yaml'
+      spidercli verify logs/ --format github    (in a GitHub Actions step)
+
+    \b
+    Exit status: 0 all valid; 1 any illegal or failing its expect;
+    2 any unusable, or no logs found.
     """
+    from itertools import chain
+
     from spidercli.batch import find_logs, run_batch
     from spidercli.rules import RULESETS
 
@@ -405,25 +431,28 @@ def verify(
             None,
             False,
         )
-    files = find_logs(paths)
+    found = iter(find_logs(paths))
+    first = next(found, None)
+    if first is None:
+        _no_logs(paths)
+    files = chain([first], found)
     workers = jobs or os.cpu_count() or 1
     tick = None
     bar = None
     if sys.stderr.isatty():
-        total = sum(1 for _ in find_logs(paths))  # a second, cheap walk: memory stays flat
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from spidercli.terminal import stderr_console, verify_bar
 
-        bar = Progress(
-            "verifying", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
-        )
-        task = bar.add_task("verify", total=total)
+        total = sum(1 for _ in find_logs(paths))  # a second, cheap walk: memory stays flat
+        bar = verify_bar(total, stderr_console())
         bar.start()
 
         def tick(_: object) -> None:
-            bar.advance(task)
+            bar.advance(bar.task_ids[0])
 
     try:
-        tally = run_batch(files, sys.stdout, fmt=fmt.value, rules=rules, jobs=workers, tick=tick)
+        tally = run_batch(
+            files, sys.stdout, fmt=fmt.value, rules=rules, jobs=workers, tick=tick, quiet=quiet
+        )
     finally:
         if bar is not None:
             bar.stop()
@@ -459,22 +488,30 @@ def tournament(
     Exit status 0 with standings (rejected logs are listed with the reason), 2 for an unusable
     manifest.
     """
+    import glob
+
     from spidercli.batch import find_logs
     from spidercli.movelog import LogError
     from spidercli.tournament import load_manifest, standings, standings_csv, standings_text
 
+    as_json = fmt is StandingsFormat.json
+    for path in paths:  # a submission folder that is not there is the organiser's mistake
+        if not os.path.exists(path) and not (glob.has_magic(path) and glob.glob(path)):
+            _fail(f"{path}: no such file or directory", None, as_json)
     plan = None
     if manifest is not None:
         try:
             plan = load_manifest(manifest)
         except LogError as err:
-            _fail(str(err), err.line, fmt is StandingsFormat.json)
+            _fail(str(err), err.line, as_json)
     files = list(find_logs(paths))
     if manifest is not None:  # the manifest may sit in the folder of logs
         from pathlib import Path
 
         skip = Path(manifest).resolve()
         files = [f for f in files if Path(f).resolve() != skip]
+    if not files:
+        _fail(f"no logs found in {', '.join(paths)} (files *.yaml or *.yml)", None, as_json)
     outcome = standings(files, plan, jobs=jobs or os.cpu_count() or 1)
     if fmt is StandingsFormat.json:
         _dump(outcome.to_json())
@@ -535,7 +572,8 @@ def schema() -> None:
 def _root(
     ctx: typer.Context,
     version: Annotated[
-        bool, typer.Option("--version", help="Print the version and exit.", is_eager=True)
+        bool,
+        typer.Option("--version", "-V", help="Print the version and exit.", is_eager=True),
     ] = False,
 ) -> None:
     """Replay, verify and score games of Spider Solitaire and Spiderette."""
@@ -549,20 +587,56 @@ def _root(
         raise typer.Exit(0)
 
 
+class _StdoutClosed(Exception):
+    """The reader of stdout went away (``spidercli verify ... | head -1``). Deliberately not an
+    ``OSError``: Typer turns a broken pipe into exit status 1, which here means "illegal"."""
+
+
+class _PipeGuard:
+    """stdout, with a broken pipe raised as ``_StdoutClosed``."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError as err:
+            raise _StdoutClosed from err
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError as err:
+            raise _StdoutClosed from err
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _quiet_exit_after_broken_pipe() -> NoReturn:
+    """Exit as a program killed by SIGPIPE would (status 128 + 13), without a word: stdout
+    now points at /dev/null, so the interpreter's last flush has nowhere to fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
+    raise SystemExit(141)
+
+
 def main() -> None:
     """Console entry point: never a traceback, whatever the input."""
+    sys.stdout = _PipeGuard(sys.stdout)
     try:
-        app()
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # inside the guard: a reader gone at the last write counts too
     except SystemExit:
         raise
     except KeyboardInterrupt:
         print("spidercli: interrupted", file=sys.stderr)
         raise SystemExit(130) from None
-    except BrokenPipeError:
-        # The reader went away (`spidercli ... | head`): exit quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        raise SystemExit(1) from None
+    except (_StdoutClosed, BrokenPipeError):
+        _quiet_exit_after_broken_pipe()
     except Exception as err:  # a bug, not the input's fault: say so, without a traceback
         print(
             f"spidercli: internal error: {type(err).__name__}: {err}. "
