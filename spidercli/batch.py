@@ -182,6 +182,9 @@ _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+_XML_CR = {"\r": "&#13;"}  # kept as it is: a parser reads a raw CR in text as LF
+
+
 def utf8_safe(text: str) -> str:
     """``text`` with every lone surrogate (what Python makes of the bytes of a file name that
     is not UTF-8) replaced by U+FFFD, so that it always encodes as UTF-8."""
@@ -213,7 +216,8 @@ def csv_cell(value: object) -> str:
 
 def csv_row(values: Iterable[object]) -> str:
     """One CSV record, ``\n``-terminated (a record's line breaks are inside quotes)."""
-    return ",".join(csv_cell(v) for v in values) + "\n"
+    line = ",".join(csv_cell(v) for v in values)
+    return (line or '""') + "\n"  # one empty cell, written so that it reads back as one
 
 
 def _one_line(text: str) -> str:
@@ -392,7 +396,7 @@ class JunitWriter(Writer):
         self.spool.write(
             f"    <testcase {attrs}>\n"
             f"      <{tag} type={quoteattr(v.status)} message={message}>"
-            f"{escape(where + text)}</{tag}>\n"
+            f"{escape(where + text, _XML_CR)}</{tag}>\n"
             "    </testcase>\n"
         )
 

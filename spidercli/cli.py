@@ -16,7 +16,6 @@ import typer
 
 app = typer.Typer(
     name="spidercli",
-    help="Replay, verify and score games of Spider Solitaire and Spiderette.",
     add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -49,7 +48,10 @@ PathsArgument = Annotated[
 ]
 ColorOption = Annotated[
     bool | None,
-    typer.Option("--color/--no-color", help="Colour (default: when stdout is a terminal)."),
+    typer.Option(
+        "--color/--no-color",
+        help="Colour (default: on a terminal; a non-empty NO_COLOR turns it off, FORCE_COLOR on).",
+    ),
 ]
 
 
@@ -61,7 +63,9 @@ class OnIllegal(str, Enum):
 def _fail(message: str, line: int | None, as_json: bool) -> NoReturn:
     """Input that cannot be used: one paragraph on stderr (and the JSON error), exit 2."""
     if as_json:
-        print(json.dumps({"error": {"message": message, "line": line}}))
+        from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
+
+        print(json.dumps({"error": {"message": utf8_safe(message), "line": line}}))
     print(f"spidercli: error: {message}", file=sys.stderr)
     raise typer.Exit(2)
 
@@ -117,9 +121,7 @@ def replay(
         OnIllegal,
         typer.Option("--on-illegal", help="stop at the first refused action, or skip it."),
     ] = OnIllegal.stop,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the JSON report (the contract's) only.")
-    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report only.")] = False,
     show: Annotated[
         str,
         typer.Option(
@@ -135,6 +137,16 @@ def replay(
     """Replay and verify a move log, and score it.
 
     Every action is checked by the rules engine; boards are shown as asked (--show).
+
+    \b
+    Examples:
+      spidercli replay game.yaml
+      spidercli replay game.yaml --show 0,40,final --unicode
+      spidercli replay game.yaml --json
+
+    \b
+    Exit status: 0 valid; 1 a refused action or an unmet expect;
+    2 unusable input (file, YAML, game code, action, option).
     """
     from spidercli.replay import replay as run_replay
 
@@ -177,6 +189,14 @@ def duel(
     """Judge a StarGames duel between two logs of one deal.
 
     Both logs are replayed under duel rules; the verdict names the winner.
+
+    \b
+    Example:
+      spidercli duel alice.yaml bob.yaml
+
+    \b
+    Exit status: 0 both logs valid; 1 either has a refused action or an
+    unmet expect (it loses); 2 unusable input.
     """
     from spidercli.duel import duel_text, judge
     from spidercli.movelog import LogError, load_log
@@ -198,13 +218,22 @@ def duel(
 def deal(
     code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.")],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the contract's state object.")
+        bool, typer.Option("--json", help="Print the starting position as JSON.")
     ] = False,
     describe: DescribeOption = False,
     unicode: UnicodeOption = False,
     color: ColorOption = None,
 ) -> None:
-    """Show the starting board a game code deals."""
+    """Show the starting board a game code deals.
+
+    \b
+    Examples:
+      spidercli deal SP2-S1C-AAAAABD
+      spidercli deal SD1-S1-AAAAABD --json
+
+    \b
+    Exit status: 0 shown; 2 not a game code.
+    """
     from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.engine import Game
     from spidercli.rules import CLASSIC
@@ -269,7 +298,14 @@ def solve(
 
     The log carries its expect block; `spidercli replay` verifies it.
 
-    Exit status 0 solved, 1 no win found (proven unwinnable, or the budget ran out), 2 bad input.
+    \b
+    Examples:
+      spidercli solve SP1-S1C-AAAAABD -o win.yaml
+      spidercli solve SP4-S1C-AAAAAAA --timeout 300
+
+    \b
+    Exit status: 0 solved; 1 no win found (proven unwinnable, or the budget
+    ran out); 2 unusable input.
     """
     from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.movelog import format_log
@@ -346,6 +382,14 @@ def hint(
     """Name the best next move of a log, with the reason.
 
     Never a deal, as Pasiáns Pavouk's hint button.
+
+    \b
+    Example:
+      spidercli hint game.yaml --timeout 10
+
+    \b
+    Exit status: 0 a hint (or "no move"); 1 the log has a refused action;
+    2 unusable input.
     """
     from spidercli.replay import replay as run_replay
     from spidercli.solution import hint as find_hint
@@ -483,10 +527,17 @@ def tournament(
 ) -> None:
     """Standings from many players' logs.
 
-    Each player's best verified log per deal counts.
+    Each player's best verified log per deal counts; rejected logs are listed
+    with the reason.
 
-    Exit status 0 with standings (rejected logs are listed with the reason), 2 for an unusable
-    manifest.
+    \b
+    Examples:
+      spidercli tournament submissions/ --manifest cup.yaml
+      spidercli tournament submissions/ -m cup.yaml --format csv
+
+    \b
+    Exit status: 0 standings; 2 an unusable manifest, a path that does not
+    exist, or no logs found.
     """
     import glob
 
@@ -530,10 +581,16 @@ def record(
 ) -> None:
     """Write or refresh each log's expect block in place.
 
-    The block holds result, moves, score and runs.
+    The block holds result, moves, score and runs. Comments and layout stay;
+    each file is replaced atomically.
 
-    Comments and layout stay; each file is replaced atomically. Exit status 0 all recorded, 1 a
-    log has a refused action (not recorded), 2 a log is unusable.
+    \b
+    Example:
+      spidercli record logs/*.yaml
+
+    \b
+    Exit status: 0 all recorded; 1 a log has a refused action (not
+    recorded); 2 a log is unusable.
     """
     from spidercli.movelog import LogError
     from spidercli.record import NotRecorded
@@ -562,7 +619,15 @@ def record(
 
 @app.command()
 def schema() -> None:
-    """Print a JSON Schema of the move log format (for editors)."""
+    """Print a JSON Schema of the move log format (for editors).
+
+    \b
+    Example:
+      spidercli schema > spidercli-log.schema.json
+
+    \b
+    Exit status: 0.
+    """
     from spidercli.schema import log_schema
 
     _dump(log_schema())
@@ -576,7 +641,18 @@ def _root(
         typer.Option("--version", "-V", help="Print the version and exit.", is_eager=True),
     ] = False,
 ) -> None:
-    """Replay, verify and score games of Spider Solitaire and Spiderette."""
+    """Replay, verify and score games of Spider Solitaire and Spiderette.
+
+    \b
+    Examples:
+      spidercli replay game.yaml
+      spidercli verify logs/ --format junit > report.xml
+      spidercli COMMAND --help
+
+    \b
+    Exit status: 0 valid; 1 an illegal action or an unmet expect;
+    2 unusable input.
+    """
     if version:
         from spidercli import __version__
 

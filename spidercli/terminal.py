@@ -64,12 +64,11 @@ def solve_line(p: Any, width: int) -> Text:
     cards and deals, seconds), shortened for a narrow terminal and never wrapped."""
     from rich.text import Text
 
-    if width >= 76:
-        text = (
-            f"searching  {p.states:,} positions  {p.rate:,.0f}/s  best: runs {p.best_runs}, "
-            f"face-down {p.best_down}, deals {p.best_deals}  {p.seconds:.1f} s"
-        )
-    else:
+    text = (
+        f"searching  {p.states:,} positions  {p.rate:,.0f}/s  best: runs {p.best_runs}, "
+        f"face-down {p.best_down}, deals {p.best_deals}  {p.seconds:.1f} s"
+    )
+    if len(text) > width:
         text = (
             f"{p.states:,} pos  {p.rate:,.0f}/s  runs {p.best_runs}  down {p.best_down}  "
             f"deals {p.best_deals}  {p.seconds:.0f} s"
