@@ -487,7 +487,7 @@ def verify(
         from spidercli.terminal import stderr_console, verify_bar
 
         total = sum(1 for _ in find_logs(paths))  # a second, cheap walk: memory stays flat
-        bar = verify_bar(total, stderr_console())
+        bar = verify_bar(total, stderr_console(), stdout_is_terminal=sys.stdout.isatty())
         bar.start()
 
         def tick(_: object) -> None:

@@ -41,9 +41,11 @@ def stderr_console(stream: IO[str] | None = None, width: int | None = None) -> C
     return Console(file=stream, width=width, force_terminal=True, highlight=False)
 
 
-def verify_bar(total: int, console: Console) -> Progress:
+def verify_bar(total: int, console: Console, *, stdout_is_terminal: bool = False) -> Progress:
     """verify's bar: ``verifying ━━━━━━━━━━━━ 12/40 0:00:03``, the bar taking what the terminal
-    leaves; it disappears when done."""
+    leaves; it disappears when done. Results written to stdout meanwhile are printed above the
+    bar when stdout is the same kind of terminal; otherwise (stdout a pipe or a file) stdout is
+    left alone, so that no result ever goes to stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     bar = Progress(
@@ -54,6 +56,8 @@ def verify_bar(total: int, console: Console) -> Progress:
         console=console,
         transient=True,
         expand=True,
+        redirect_stdout=stdout_is_terminal,
+        redirect_stderr=False,
     )
     bar.add_task("verify", total=total)
     return bar
@@ -84,7 +88,13 @@ class SolveProgress:
         from rich.live import Live
 
         self.console = console
-        self.live = Live(console=console, transient=True, auto_refresh=False)
+        self.live = Live(
+            console=console,
+            transient=True,
+            auto_refresh=False,
+            redirect_stdout=False,  # the search prints nothing meanwhile; stdout stays stdout
+            redirect_stderr=False,
+        )
         self.live.start()
 
     def __call__(self, p: Any) -> None:
