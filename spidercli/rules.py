@@ -1,7 +1,7 @@
 """The rules as data: the two games' geometry and each app's house rules.
 
 A newcomer changes a score value here and nowhere else. ``docs/rules.md`` explains each field and
-the decisions taken where the seeds are silent.
+the decisions taken where the rule texts are silent.
 """
 
 from __future__ import annotations
