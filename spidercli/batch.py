@@ -201,12 +201,13 @@ def csv_cell(value: object) -> str:
     """One CSV cell. Numbers (``int``, ``float``) are written as they are, a negative score
     included: a spreadsheet reads ``-12`` as the number it is. Text starting with ``=``, ``+``,
     ``-``, ``@``, a tab or a CR gets a leading ``'`` so that no spreadsheet runs it as a formula;
-    text holding a comma, a quote, a CR or an LF is quoted (``"`` doubled). ``None`` is empty."""
+    text holding a comma, a quote, a CR or an LF is quoted (``"`` doubled); a NUL becomes U+FFFD.
+    ``None`` is empty."""
     if value is None:
         return ""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
-    text = utf8_safe(str(value))
+    text = utf8_safe(str(value)).replace("\0", "\ufffd")  # many CSV readers stop at a NUL
     if text.startswith(_FORMULA_START):
         text = "'" + text
     if any(c in text for c in ',"\r\n'):
