@@ -1,39 +1,55 @@
 # Everything runs from a local virtual environment, created on first use.
+# PYTHON picks the interpreter (3.10 to 3.13), e.g. make test PYTHON=python3.13.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# What replay needs (typer, pyyaml, rich), and on top of it the development tools.
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: demo test lint bench bench-solver snapshots clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' || \
+	  { echo "make: spidercli needs Python 3.10 or newer; $(PYTHON) is older (try PYTHON=python3.12)"; exit 1; }
+	@echo "make: creating the virtual environment $(VENV) with $$($(PYTHON) --version)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@$(BIN)/python -m pip install --quiet --upgrade pip
 
-demo: $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	@echo "make: installing spidercli and what it needs to run (typer, pyyaml, rich) into $(VENV)"
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	@echo "make: installing spidercli with its test tools (pytest, syrupy, hypothesis, jsonschema, ruff, mypy) into $(VENV)"
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@ $(RUN_STAMP)
+
+demo: $(RUN_STAMP)
+	@echo "make: replaying fixtures/example-spider-1suit-117.yaml, a 1-suit Spider win in 117 moves:"
+	@echo "make: the boards at the start, after entry 60 and at the end, then the verdict and score"
 	$(BIN)/spidercli replay fixtures/example-spider-1suit-117.yaml --show 0,60,final
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	COLUMNS=100 $(BIN)/python -m pytest
 	$(MAKE) --no-print-directory lint
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check spidercli tests
 	$(BIN)/ruff format --check spidercli tests
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench
 
 # Solve 50 fixed deals per suit count (1, 2, 4) with a 60 s budget each, two at a time.
-bench-solver: $(STAMP)
+bench-solver: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench_solver --jobs 2
 
 # Refresh the syrupy snapshots after an intended change of output; review the diff.
-snapshots: $(STAMP)
+snapshots: $(DEV_STAMP)
 	COLUMNS=100 $(BIN)/python -m pytest --snapshot-update
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info build dist

@@ -8,11 +8,12 @@ after it is written: memory does not grow with the number of logs (beyond the li
 
 from __future__ import annotations
 
-import csv
 import glob
 import json
 import os
+import re
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import IO, Any
@@ -23,7 +24,7 @@ ILLEGAL = "illegal"
 EXPECT_FAILED = "expect-failed"
 INVALID_INPUT = "invalid-input"
 STATUSES = (VALID, ILLEGAL, EXPECT_FAILED, INVALID_INPUT)
-FORMATS = ("table", "json", "jsonl", "csv", "junit")
+FORMATS = ("table", "json", "jsonl", "csv", "junit", "github", "concise")
 
 CSV_FIELDS = (
     "file",
@@ -53,6 +54,7 @@ class Verdict:
     fields: dict[str, Any]  # the CSV/table fields (see CSV_FIELDS)
     json: str | None  # the JSON record (report + file + status), when the format needs it
     page: str | None = None  # the HTML page's file name, with --html-dir for a non-valid log
+    seconds: float = 0.0  # the time the worker took for this log (JUnit's ``time``)
 
 
 def find_logs(paths: Iterable[str]) -> Iterator[str]:
@@ -162,7 +164,9 @@ def _invalid(path: str, message: str, line: int | None, want_json: bool) -> Verd
 
 
 def _verify_star(args: tuple[str, str | None, bool, str | None]) -> Verdict:
-    return verify_one(*args)
+    start = time.perf_counter()
+    verdict = verify_one(*args)
+    return replace(verdict, seconds=time.perf_counter() - start)
 
 
 def verify_all(
@@ -187,6 +191,84 @@ def verify_all(
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(jobs) as pool:
         yield from pool.imap(_verify_star, tasks, chunksize=32)
+
+
+# ------------------------------------------------------------------ text safe for each format
+#
+# File names, player names and actions come from strangers. Every writer below makes them safe
+# for its format: valid UTF-8 everywhere, no formula in a CSV cell, no character XML forbids,
+# no line break or workflow-command syntax in a GitHub annotation.
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+# XML 1.0's characters: tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# OWASP's CSV-injection rule: a text cell starting with one of these is read as a formula.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+_XML_CR = {"\r": "&#13;"}  # kept as it is: a parser reads a raw CR in text as LF
+
+
+def utf8_safe(text: str) -> str:
+    """``text`` with every lone surrogate (what Python makes of the bytes of a file name that
+    is not UTF-8) replaced by U+FFFD, so that it always encodes as UTF-8."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids (controls, lone surrogates, U+FFFE/FFFF)
+    replaced by U+FFFD; escaping ``<&"`` is the caller's (``escape``/``quoteattr``)."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def csv_cell(value: object) -> str:
+    """One CSV cell. Numbers (``int``, ``float``) are written as they are, a negative score
+    included: a spreadsheet reads ``-12`` as the number it is. Text starting with ``=``, ``+``,
+    ``-``, ``@``, a tab or a CR gets a leading ``'`` so that no spreadsheet runs it as a formula;
+    text holding a comma, a quote, a CR or an LF is quoted (``"`` doubled); a NUL becomes U+FFFD.
+    ``None`` is empty."""
+    if value is None:
+        return ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    text = utf8_safe(str(value)).replace("\0", "\ufffd")  # many CSV readers stop at a NUL
+    if text.startswith(_FORMULA_START):
+        text = "'" + text
+    if any(c in text for c in ',"\r\n'):
+        text = '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def csv_row(values: Iterable[object]) -> str:
+    """One CSV record, ``\n``-terminated (a record's line breaks are inside quotes)."""
+    line = ",".join(csv_cell(v) for v in values)
+    return (line or '""') + "\n"  # one empty cell, written so that it reads back as one
+
+
+def _one_line(text: str) -> str:
+    """A message on one line: CR and LF shown as ``\\r`` and ``\\n``."""
+    return utf8_safe(text).replace("\r", "\\r").replace("\n", "\\n")
+
+
+def _github_data(text: str) -> str:
+    """GitHub workflow-command escaping of a message."""
+    return utf8_safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(text: str) -> str:
+    """GitHub workflow-command escaping of a property value (``file=``, ``title=``)."""
+    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _message(v: Verdict) -> str:
+    """The verdict's message without the file and line the error text may start with (an
+    unusable log's message is the whole error, ``path, line N: ...`` or ``path:N: ...``)."""
+    message = str(v.fields["message"] or "")
+    if v.status == INVALID_INPUT:
+        prefix = re.match(re.escape(v.file) + r"(?:, line \d+|:\d+)?: ", message)
+        if prefix:
+            message = message[prefix.end() :]
+    return message
 
 
 # ------------------------------------------------------------------------------- writers
@@ -260,7 +342,7 @@ class JsonWriter(Writer):
 
     def write(self, v: Verdict) -> None:
         assert v.json is not None
-        self.out.write(("[\n  " if self.first else ",\n  ") + v.json)
+        self.out.write(("[\n  " if self.first else ",\n  ") + utf8_safe(v.json))
         self.first = False
 
     def close(self, tally: Tally) -> None:
@@ -270,25 +352,56 @@ class JsonWriter(Writer):
 class JsonlWriter(Writer):
     def write(self, v: Verdict) -> None:
         assert v.json is not None
-        self.out.write(v.json + "\n")
+        self.out.write(utf8_safe(v.json) + "\n")
 
 
 class CsvWriter(Writer):
     def __init__(self, out: IO[str]) -> None:
         super().__init__(out)
-        self.csv = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
-        self.csv.writeheader()
+        out.write(csv_row(CSV_FIELDS))
 
     def write(self, v: Verdict) -> None:
-        self.csv.writerow(v.fields)
+        self.out.write(csv_row(v.fields[key] for key in CSV_FIELDS))
+
+
+class GithubWriter(Writer):
+    """GitHub Actions workflow commands: one ``::error`` annotation per log that is not valid,
+    ``::error file=F,line=L,title=RULE::status: message`` (``title`` is the rule, or the status
+    when no rule applies)."""
+
+    def write(self, v: Verdict) -> None:
+        if v.status == VALID:
+            return
+        f = v.fields
+        props = [f"file={_github_property(v.file)}"]
+        if f["line"]:
+            props.append(f"line={f['line']}")
+        props.append(f"title={_github_property(f['rule'] or v.status)}")
+        message = _github_data(f"{v.status}: {_message(v)}")
+        self.out.write(f"::error {','.join(props)}::{message}\n")
+
+
+class ConciseWriter(Writer):
+    """One line per log that is not valid: ``path:line: status rule: message`` (``path:`` alone
+    when no line applies, no rule for an unmet ``expect`` or unusable input)."""
+
+    def write(self, v: Verdict) -> None:
+        if v.status == VALID:
+            return
+        f = v.fields
+        where = f"{v.file}:{f['line']}" if f["line"] else v.file
+        label = f"{v.status} {f['rule']}" if f["rule"] else v.status
+        self.out.write(_one_line(f"{where}: {label}: {_message(v)}") + "\n")
 
 
 class JunitWriter(Writer):
-    """JUnit XML: one test case per log; the cases go to a spool file first (bounded memory)
-    since the suite's counts come before them."""
+    """JUnit XML: one test case per log, with its ``file`` and ``time`` (seconds); the cases go
+    to a spool file first (bounded memory) since the suite's counts come before them. Any file
+    name or message gives well-formed XML: characters XML forbids become U+FFFD."""
 
     def __init__(self, out: IO[str]) -> None:
         super().__init__(out)
+        self.start = time.perf_counter()
         # Open across calls and closed in ``close``, so no context manager.
         self.spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115
             max_size=1 << 20, mode="w+", encoding="utf-8"
@@ -296,29 +409,31 @@ class JunitWriter(Writer):
 
     def write(self, v: Verdict) -> None:
         f = v.fields
-        name = quoteattr(v.file)
+        name = quoteattr(xml_safe(v.file))
+        attrs = f'classname="spidercli.verify" name={name} file={name} time="{v.seconds:.3f}"'
         if v.status == VALID:
-            self.spool.write(f'    <testcase classname="spidercli.verify" name={name}/>\n')
+            self.spool.write(f"    <testcase {attrs}/>\n")
             return
         tag = "error" if v.status == INVALID_INPUT else "failure"
-        message = quoteattr(f"{v.status}: {f['message']}")
+        text = xml_safe(str(f["message"]))
+        message = quoteattr(f"{v.status}: {text}")
         where = f"line {f['line']}: " if f["line"] and v.status != INVALID_INPUT else ""
         self.spool.write(
-            f'    <testcase classname="spidercli.verify" name={name}>\n'
+            f"    <testcase {attrs}>\n"
             f"      <{tag} type={quoteattr(v.status)} message={message}>"
-            f"{escape(where + str(f['message']))}</{tag}>\n"
+            f"{escape(where + text, _XML_CR)}</{tag}>\n"
             "    </testcase>\n"
         )
 
     def close(self, tally: Tally) -> None:
         c = tally.counts
         failures = c[ILLEGAL] + c[EXPECT_FAILED]
+        counts = f'tests="{tally.total}" failures="{failures}" errors="{c[INVALID_INPUT]}"'
+        seconds = f'time="{time.perf_counter() - self.start:.3f}"'
         head = (
             f'<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<testsuites tests="{tally.total}" failures="{failures}" '
-            f'errors="{c[INVALID_INPUT]}">\n'
-            f'  <testsuite name="spidercli verify" tests="{tally.total}" '
-            f'failures="{failures}" errors="{c[INVALID_INPUT]}">\n'
+            f"<testsuites {counts} {seconds}>\n"
+            f'  <testsuite name="spidercli verify" {counts} {seconds}>\n'
         )
         self.out.write(head)
         self.spool.seek(0)
@@ -334,6 +449,8 @@ WRITERS: dict[str, Callable[[IO[str]], Writer]] = {
     "jsonl": JsonlWriter,
     "csv": CsvWriter,
     "junit": JunitWriter,
+    "github": GithubWriter,
+    "concise": ConciseWriter,
 }
 
 
@@ -346,9 +463,12 @@ def run_batch(
     jobs: int = 1,
     tick: Callable[[Verdict], None] | None = None,
     html_dir: str | None = None,
+    quiet: bool = False,
 ) -> Tally:
     """Verify ``paths`` and write every verdict to ``out``; return the tally. With
-    ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there."""
+    ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there.
+    ``quiet`` leaves valid logs out of the listing (JUnit aside: a test report lists every
+    test)."""
     writer = WRITERS[fmt](out)
     tally = Tally.new()
     want_json = fmt in ("json", "jsonl")
@@ -361,7 +481,8 @@ def run_batch(
         paths, rules=rules, jobs=jobs, want_json=want_json, html_dir=html_dir
     ):
         tally.counts[verdict.status] += 1
-        writer.write(verdict)
+        if not (quiet and verdict.status == VALID and fmt != "junit"):
+            writer.write(verdict)
         if index is not None and verdict.status != VALID:
             index.add(verdict.file, verdict.status, str(verdict.fields["message"]), verdict.page)
         if tick is not None:
@@ -372,4 +493,15 @@ def run_batch(
     return tally
 
 
-__all__ = ["FORMATS", "STATUSES", "Tally", "Verdict", "find_logs", "run_batch", "verify_one"]
+__all__ = [
+    "FORMATS",
+    "STATUSES",
+    "Tally",
+    "Verdict",
+    "csv_row",
+    "find_logs",
+    "run_batch",
+    "utf8_safe",
+    "verify_one",
+    "xml_safe",
+]

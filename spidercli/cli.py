@@ -16,8 +16,7 @@ import typer
 
 app = typer.Typer(
     name="spidercli",
-    help="Replay, verify and score games of Spider Solitaire and Spiderette.",
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -49,7 +48,10 @@ PathsArgument = Annotated[
 ]
 ColorOption = Annotated[
     bool | None,
-    typer.Option("--color/--no-color", help="Colour (default: when stdout is a terminal)."),
+    typer.Option(
+        "--color/--no-color",
+        help="Colour (default: on a terminal; a non-empty NO_COLOR turns it off, FORCE_COLOR on).",
+    ),
 ]
 
 
@@ -77,15 +79,17 @@ class OnIllegal(str, Enum):
 def _fail(message: str, line: int | None, as_json: bool) -> NoReturn:
     """Input that cannot be used: one paragraph on stderr (and the JSON error), exit 2."""
     if as_json:
-        print(json.dumps({"error": {"message": message, "line": line}}))
+        from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
+
+        print(json.dumps({"error": {"message": utf8_safe(message), "line": line}}))
     print(f"spidercli: error: {message}", file=sys.stderr)
     raise typer.Exit(2)
 
 
 def _color(flag: bool | None) -> bool:
-    if flag is not None:
-        return flag
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+    from spidercli.terminal import color_wanted
+
+    return color_wanted(flag, sys.stdout)
 
 
 def _parse_show(value: str) -> str | set[object]:
@@ -120,7 +124,9 @@ def _load(log: str, rules: str | None, as_json: bool) -> Any:
 
 
 def _dump(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, ensure_ascii=False))
+    from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
+
+    print(utf8_safe(json.dumps(obj, indent=2, ensure_ascii=False)))
 
 
 @app.command()
@@ -131,9 +137,7 @@ def replay(
         OnIllegal,
         typer.Option("--on-illegal", help="stop at the first refused action, or skip it."),
     ] = OnIllegal.stop,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the JSON report (the contract's) only.")
-    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report only.")] = False,
     show: Annotated[
         str,
         typer.Option(
@@ -157,6 +161,16 @@ def replay(
 
     Every action is checked by the rules engine; boards are shown as asked (--show).
     With --svg, --show names the one board to draw (an entry number, start or final).
+
+    \b
+    Examples:
+      spidercli replay game.yaml
+      spidercli replay game.yaml --show 0,40,final --unicode
+      spidercli replay game.yaml --json
+
+    \b
+    Exit status: 0 valid; 1 a refused action or an unmet expect;
+    2 unusable input (file, YAML, game code, action, option).
     """
     from spidercli.replay import replay as run_replay
 
@@ -171,6 +185,15 @@ def replay(
             as_json,
         )
     parsed, ruleset = _load(log, rules, as_json)
+    entries = len(parsed.entries)
+    past = sorted(n for n in which if isinstance(n, int) and n > entries) if which else []
+    if past and isinstance(which, set):
+        _fail(
+            f"--show: entry {past[0]} is past the end of {log}, which has "
+            f"{entries} entr{'y' if entries == 1 else 'ies'} (0 is the start)",
+            None,
+            as_json,
+        )
     pictures = html_file is not None or svg_file is not None
 
     if as_json:
@@ -227,6 +250,14 @@ def duel(
     """Judge a StarGames duel between two logs of one deal.
 
     Both logs are replayed under duel rules; the verdict names the winner.
+
+    \b
+    Example:
+      spidercli duel alice.yaml bob.yaml
+
+    \b
+    Exit status: 0 both logs valid; 1 either has a refused action or an
+    unmet expect (it loses); 2 unusable input.
     """
     from spidercli.duel import duel_text, judge
     from spidercli.movelog import LogError, load_log
@@ -248,14 +279,23 @@ def duel(
 def deal(
     code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.")],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the contract's state object.")
+        bool, typer.Option("--json", help="Print the starting position as JSON.")
     ] = False,
     describe: DescribeOption = False,
     unicode: UnicodeOption = False,
     color: ColorOption = None,
     svg_file: SvgOption = None,
 ) -> None:
-    """Show the starting board a game code deals."""
+    """Show the starting board a game code deals.
+
+    \b
+    Examples:
+      spidercli deal SP2-S1C-AAAAABD
+      spidercli deal SD1-S1-AAAAABD --json
+
+    \b
+    Exit status: 0 shown; 2 not a game code.
+    """
     from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.engine import Game
     from spidercli.rules import CLASSIC
@@ -276,7 +316,8 @@ def deal(
     if as_json:
         from spidercli.replay import state_json
 
-        _dump(state_json(game))
+        # The contract's state object, with the deal's code and deal_id added in front.
+        _dump({"game": parsed.name, "deal_id": parsed.deal_id, **state_json(game)})
         return
     from spidercli.render import Style, deal_text
 
@@ -285,24 +326,12 @@ def deal(
 
 
 def _progress_printer() -> Any:
-    """A live progress line on stderr when it is a terminal, else None."""
+    """solve's live line on stderr when it is a terminal, else None."""
     if not sys.stderr.isatty():
         return None
+    from spidercli.terminal import SolveProgress, stderr_console
 
-    def show(p: Any) -> None:
-        sys.stderr.write(
-            f"\r  {p.states:>10,} states  {p.rate:>8,.0f}/s  runs {p.best_runs}  "
-            f"face-down {p.best_down}  deals {p.best_deals}  {p.seconds:6.1f} s "
-        )
-        sys.stderr.flush()
-
-    return show
-
-
-def _clear_progress(printer: Any) -> None:
-    if printer is not None:
-        sys.stderr.write("\r" + " " * 90 + "\r")
-        sys.stderr.flush()
+    return SolveProgress(stderr_console())
 
 
 @app.command()
@@ -339,7 +368,14 @@ def solve(
 
     The log carries its expect block; `spidercli replay` verifies it.
 
-    Exit status 0 solved, 1 no win found (proven unwinnable, or the budget ran out), 2 bad input.
+    \b
+    Examples:
+      spidercli solve SP1-S1C-AAAAABD -o win.yaml
+      spidercli solve SP4-S1C-AAAAAAA --timeout 300
+
+    \b
+    Exit status: 0 solved; 1 no win found (proven unwinnable, or the budget
+    ran out); 2 unusable input.
     """
     from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.movelog import format_log
@@ -364,7 +400,8 @@ def solve(
     try:
         solved = solve_setup(setup, ruleset, timeout=timeout, max_states=max_states, report=printer)
     finally:
-        _clear_progress(printer)
+        if printer is not None:
+            printer.close()
     p = solved.progress
     done = f"{p.states:,} states in {p.seconds:.2f} s"
     if solved.actions is None:
@@ -415,6 +452,14 @@ def hint(
     """Name the best next move of a log, with the reason.
 
     Never a deal, as Pasiáns Pavouk's hint button.
+
+    \b
+    Example:
+      spidercli hint game.yaml --timeout 10
+
+    \b
+    Exit status: 0 a hint (or "no move"); 1 the log has a refused action;
+    2 unusable input.
     """
     from spidercli.replay import replay as run_replay
     from spidercli.solution import hint as find_hint
@@ -447,13 +492,25 @@ class Format(str, Enum):
     jsonl = "jsonl"
     csv = "csv"
     junit = "junit"
+    github = "github"
+    concise = "concise"
+
+
+def _no_logs(paths: list[str]) -> NoReturn:
+    _fail(f"no logs found in {', '.join(paths)} (files *.yaml or *.yml)", None, False)
 
 
 @app.command()
 def verify(
     paths: PathsArgument,
     fmt: Annotated[
-        Format, typer.Option("--format", "-f", help="table, json (one array), jsonl, csv, junit.")
+        Format,
+        typer.Option(
+            "--format",
+            "-f",
+            help="table, json (one array), jsonl, csv, junit, github (workflow annotations), "
+            "concise (path:line: status rule: message).",
+        ),
     ] = Format.table,
     jobs: JobsOption = None,
     rules: Annotated[
@@ -468,12 +525,25 @@ def verify(
             metavar="DIR",
         ),
     ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="List only the logs that are not valid."),
+    ] = False,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
 
-    Exit status 0 when all are valid, 1 when any is illegal or fails its expect, 2 when any is
-    unusable.
+    \b
+    Examples:
+      spidercli verify logs/
+      spidercli verify -q 'logs/**/*.yaml'
+      spidercli verify logs/ --format github    (in a GitHub Actions step)
+
+    \b
+    Exit status: 0 all valid; 1 any illegal or failing its expect;
+    2 any unusable, or no logs found.
     """
+    from itertools import chain
+
     from spidercli.batch import find_logs, run_batch
     from spidercli.rules import RULESETS
 
@@ -483,27 +553,28 @@ def verify(
             None,
             False,
         )
+    found = iter(find_logs(paths))
+    first = next(found, None)
+    if first is None:
+        _no_logs(paths)
+    files = chain([first], found)
     if html_dir is not None:
         try:
             os.makedirs(html_dir, exist_ok=True)
         except OSError as err:
             _fail(f"--html-dir {html_dir}: cannot be created: {err.strerror or err}", None, False)
-    files = find_logs(paths)
     workers = jobs or os.cpu_count() or 1
     tick = None
     bar = None
     if sys.stderr.isatty():
-        total = sum(1 for _ in find_logs(paths))  # a second, cheap walk: memory stays flat
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from spidercli.terminal import stderr_console, verify_bar
 
-        bar = Progress(
-            "verifying", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
-        )
-        task = bar.add_task("verify", total=total)
+        total = sum(1 for _ in find_logs(paths))  # a second, cheap walk: memory stays flat
+        bar = verify_bar(total, stderr_console(), stdout_is_terminal=sys.stdout.isatty())
         bar.start()
 
         def tick(_: object) -> None:
-            bar.advance(task)
+            bar.advance(bar.task_ids[0])
 
     try:
         tally = run_batch(
@@ -514,6 +585,7 @@ def verify(
             jobs=workers,
             tick=tick,
             html_dir=html_dir,
+            quiet=quiet,
         )
     finally:
         if bar is not None:
@@ -547,27 +619,42 @@ def tournament(
 ) -> None:
     """Standings from many players' logs.
 
-    Each player's best verified log per deal counts.
+    Each player's best verified log per deal counts; rejected logs are listed
+    with the reason.
 
-    Exit status 0 with standings (rejected logs are listed with the reason), 2 for an unusable
-    manifest.
+    \b
+    Examples:
+      spidercli tournament submissions/ --manifest cup.yaml
+      spidercli tournament submissions/ -m cup.yaml --format csv
+
+    \b
+    Exit status: 0 standings; 2 an unusable manifest, a path that does not
+    exist, or no logs found.
     """
+    import glob
+
     from spidercli.batch import find_logs
     from spidercli.movelog import LogError
     from spidercli.tournament import load_manifest, standings, standings_csv, standings_text
 
+    as_json = fmt is StandingsFormat.json
+    for path in paths:  # a submission folder that is not there is the organiser's mistake
+        if not os.path.exists(path) and not (glob.has_magic(path) and glob.glob(path)):
+            _fail(f"{path}: no such file or directory", None, as_json)
     plan = None
     if manifest is not None:
         try:
             plan = load_manifest(manifest)
         except LogError as err:
-            _fail(str(err), err.line, fmt is StandingsFormat.json)
+            _fail(str(err), err.line, as_json)
     files = list(find_logs(paths))
     if manifest is not None:  # the manifest may sit in the folder of logs
         from pathlib import Path
 
         skip = Path(manifest).resolve()
         files = [f for f in files if Path(f).resolve() != skip]
+    if not files:
+        _fail(f"no logs found in {', '.join(paths)} (files *.yaml or *.yml)", None, as_json)
     outcome = standings(files, plan, jobs=jobs or os.cpu_count() or 1)
     if fmt is StandingsFormat.json:
         _dump(outcome.to_json())
@@ -586,10 +673,16 @@ def record(
 ) -> None:
     """Write or refresh each log's expect block in place.
 
-    The block holds result, moves, score and runs.
+    The block holds result, moves, score and runs. Comments and layout stay;
+    each file is replaced atomically.
 
-    Comments and layout stay; each file is replaced atomically. Exit status 0 all recorded, 1 a
-    log has a refused action (not recorded), 2 a log is unusable.
+    \b
+    Example:
+      spidercli record logs/*.yaml
+
+    \b
+    Exit status: 0 all recorded; 1 a log has a refused action (not
+    recorded); 2 a log is unusable.
     """
     from spidercli.movelog import LogError
     from spidercli.record import NotRecorded
@@ -617,7 +710,9 @@ def record(
 
 
 import_app = typer.Typer(
-    help="Turn another program's saved game into a move log.",
+    help="Turn another program's saved game into a move log.\n\n\b\nExample:\n"
+    "  spidercli import kpat savedstate.xml -o game.yaml\n\n\b\nExit status: 0 imported; "
+    "2 unusable save.",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -633,9 +728,16 @@ def import_kpat(
         str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
     ] = None,
 ) -> None:
-    """Import a KDE KPatience saved Spider game as a move log under the kpat rules.
+    """Import a KDE KPatience saved Spider game as a move log (kpat rules).
 
-    Exit status 0 imported, 2 a save that is not KPat's Spider, corrupt, or refused.
+    \b
+    Examples:
+      spidercli import kpat ~/.local/share/kpat/savedstate.xml
+      spidercli import kpat game.kpat -o game.yaml
+
+    \b
+    Exit status: 0 imported; 2 a save that is not KPat's Spider, corrupt,
+    or refused.
     """
     from spidercli.kpat import SaveError, import_save
 
@@ -664,7 +766,15 @@ def import_kpat(
 
 @app.command()
 def schema() -> None:
-    """Print a JSON Schema of the move log format (for editors)."""
+    """Print a JSON Schema of the move log format (for editors).
+
+    \b
+    Example:
+      spidercli schema > spidercli-log.schema.json
+
+    \b
+    Exit status: 0.
+    """
     from spidercli.schema import log_schema
 
     _dump(log_schema())
@@ -674,10 +784,22 @@ def schema() -> None:
 def _root(
     ctx: typer.Context,
     version: Annotated[
-        bool, typer.Option("--version", help="Print the version and exit.", is_eager=True)
+        bool,
+        typer.Option("--version", "-V", help="Print the version and exit.", is_eager=True),
     ] = False,
 ) -> None:
-    """Replay, verify and score games of Spider Solitaire and Spiderette."""
+    """Replay, verify and score games of Spider Solitaire and Spiderette.
+
+    \b
+    Examples:
+      spidercli replay game.yaml
+      spidercli verify logs/ --format junit > report.xml
+      spidercli COMMAND --help
+
+    \b
+    Exit status: 0 valid; 1 an illegal action or an unmet expect;
+    2 unusable input.
+    """
     if version:
         from spidercli import __version__
 
@@ -688,20 +810,56 @@ def _root(
         raise typer.Exit(0)
 
 
+class _StdoutClosed(Exception):
+    """The reader of stdout went away (``spidercli verify ... | head -1``). Deliberately not an
+    ``OSError``: Typer turns a broken pipe into exit status 1, which here means "illegal"."""
+
+
+class _PipeGuard:
+    """stdout, with a broken pipe raised as ``_StdoutClosed``."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError as err:
+            raise _StdoutClosed from err
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError as err:
+            raise _StdoutClosed from err
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _quiet_exit_after_broken_pipe() -> NoReturn:
+    """Exit as a program killed by SIGPIPE would (status 128 + 13), without a word: stdout
+    now points at /dev/null, so the interpreter's last flush has nowhere to fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
+    raise SystemExit(141)
+
+
 def main() -> None:
     """Console entry point: never a traceback, whatever the input."""
+    sys.stdout = _PipeGuard(sys.stdout)
     try:
-        app()
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # inside the guard: a reader gone at the last write counts too
     except SystemExit:
         raise
     except KeyboardInterrupt:
         print("spidercli: interrupted", file=sys.stderr)
         raise SystemExit(130) from None
-    except BrokenPipeError:
-        # The reader went away (`spidercli ... | head`): exit quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        raise SystemExit(1) from None
+    except (_StdoutClosed, BrokenPipeError):
+        _quiet_exit_after_broken_pipe()
     except Exception as err:  # a bug, not the input's fault: say so, without a traceback
         print(
             f"spidercli: internal error: {type(err).__name__}: {err}. "

@@ -7,6 +7,7 @@ a coloured verdict) only when the caller says the output is a terminal.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from spidercli.cards import (
@@ -22,11 +23,15 @@ from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
 from spidercli.movelog import Entry
 from spidercli.replay import Report
+from spidercli.rules import Ruleset
 
 _RED = "\x1b[31m"
 _GREEN = "\x1b[32m"
 _BOLD_RED = "\x1b[1;31m"
 _RESET = "\x1b[0m"
+
+WIDTH = 80  # the text report fits an 80-column terminal
+_INDENT = 9  # "Verdict  ", "Result   ": labels and their hanging indent
 
 
 @dataclass(frozen=True)
@@ -54,10 +59,29 @@ def status_line(game: Game) -> str:
     stock = len(game.stock_left)
     removed = " ".join(SUITS[s] for s in game.removed)
     runs = f"Runs {game.runs}/{game.game.runs_to_win}" + (f" ({removed})" if removed else "")
-    return (
-        f"Stock {_count(stock, 'card')}, {_count(left, 'deal')} left"
-        f"   {runs}   Moves {game.moves}   Score {game.score}"
-    )
+    parts = [f"Stock {_count(stock, 'card')}, {_count(left, 'deal')} left", runs]
+    figures = f"Moves {game.moves}  Score {game.score}"
+    line = "  ".join([*parts, figures])
+    return line if len(line) <= WIDTH else "  ".join(parts) + "\n" + figures
+
+
+_GLUE = "\x1f"  # a space that ``field`` never breaks at
+
+
+def unit(text: str) -> str:
+    """``text`` kept on one line by ``field`` (its spaces are not break points)."""
+    return text.replace(" ", _GLUE)
+
+
+def field(label: str, text: str) -> str:
+    """``label`` then ``text``, wrapped to 80 columns under a 9-column hanging indent."""
+    return textwrap.fill(
+        text,
+        width=WIDTH,
+        initial_indent=f"{label:<{_INDENT}}",
+        subsequent_indent=" " * _INDENT,
+        break_on_hyphens=False,
+    ).replace(_GLUE, " ")
 
 
 def board(game: Game, style: Style = Style()) -> str:
@@ -203,11 +227,21 @@ class Snapshots:
 
 
 def _refusal_block(entry: Entry, refusal: Refusal) -> str:
-    cards = f"\n         cards: {cards_str(refusal.cards)}" if refusal.cards else ""
-    return (
-        f"ILLEGAL  entry {entry.index} `{entry.text}` (line {entry.line}) is refused: "
-        f"{refusal.rule}\n         {refusal.message}{cards}"
-    )
+    lines = [
+        field(
+            "ILLEGAL",
+            f"entry {entry.index} `{entry.text}` (line {entry.line}) is refused: {refusal.rule}",
+        ),
+        field("", refusal.message),
+    ]
+    if refusal.cards:
+        lines.append(field("", f"cards: {cards_str(refusal.cards)}"))
+    return "\n".join(lines)
+
+
+def _rules_text(rules: Ruleset) -> str:
+    """The ruleset's description, each scoring item kept on one line when wrapped."""
+    return rules.description.replace(rules.scoring, ", ".join(map(unit, rules.scoring.split(", "))))
 
 
 def verdict(report: Report) -> tuple[bool, str]:
@@ -240,33 +274,46 @@ def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) ->
     log = report.log
     g = report.game
     out = [
-        f"Log      {log.path}",
-        f"Game     {describe_deal(log.deal)}",
-        f"Rules    {report.rules.name} ({report.rules.app})",
+        field("Log", log.path),
+        field("Game", describe_deal(log.deal)),
+        field("Rules", _rules_text(report.rules)),
     ]
     if log.player is not None:
-        out.append(f"Player   {log.player}")
+        out.append(field("Player", log.player))
     for block in snapshots.blocks:
         out.extend(("", block))
     out.append("")
     total = len(log.entries)
     ok, detail = verdict(report)
-    verdict_word = style.paint("VALID", _GREEN) if ok else style.paint("INVALID", _BOLD_RED)
-    out.append(f"Verdict  {verdict_word}: {detail}")
+    word, paint = ("VALID", _GREEN) if ok else ("INVALID", _BOLD_RED)
+    detail = detail.replace("replay stopped there", unit("replay stopped there"))
+    line = field("Verdict", f"{word}: {detail}")
+    out.append(line.replace(word, style.paint(word, paint), 1))  # wrapped before painting
     out.append(
-        f"Result   {report.result}   moves {g.moves}   score {g.score}   "
-        f"runs {g.runs}/{g.game.runs_to_win}   deals left {g.deals_left}   "
-        f"actions applied {report.actions} of {total}"
+        field(
+            "Result",
+            "  ".join(
+                unit(part)
+                for part in (
+                    report.result,
+                    f"moves {g.moves}",
+                    f"score {g.score}",
+                    f"runs {g.runs}/{g.game.runs_to_win}",
+                    f"deals left {g.deals_left}",
+                    f"actions applied {report.actions} of {total}",
+                )
+            ),
+        )
     )
     if report.mismatches:
         for m in report.mismatches:
-            out.append(f"Expect   {m.key}: expected {m.expected}, got {m.actual}")
+            out.append(field("Expect", f"{m.key}: expected {m.expected}, got {m.actual}"))
     return "\n".join(out) + "\n"
 
 
 def deal_text(deal: Setup, game: Game, style: Style = Style(), *, words: bool = False) -> str:
     shown = describe(game) if words else board(game, style)
-    return f"Game     {describe_deal(deal)}\n\n{shown}\n"
+    return f"{field('Game', describe_deal(deal))}\n\n{shown}\n"
 
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The rules as data: the two games' geometry and each app's house rules.
 
 A newcomer changes a score value here and nowhere else. ``docs/rules.md`` explains each field and
-the decisions taken where the seeds are silent.
+the decisions taken where the rule texts are silent.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class Ruleset:
     """One app's house rules. Every number the engine scores with, and every policy it applies."""
 
     name: str
-    app: str  # where these rules come from, for the report header
+    app: str  # whose rules these are, in words, for the report header
     games: frozenset[str]  # GameKind names this ruleset plays
     suits: frozenset[int]  # suit counts it plays
     start_score: int
@@ -75,10 +75,37 @@ class Ruleset:
     def floor_for(self, game: GameKind) -> int | None:
         return 0 if game.name in self.floor_games else None
 
+    @property
+    def scoring(self) -> str:
+        """The scoring in words, from the numbers: "500 points, -1 a move, +100 a run"."""
+        parts = [f"{self.start_score} points"]
+        if self.move_score == self.deal_score and self.move_score:
+            parts.append(f"{self.move_score:+d} a move")  # a deal counts as a move
+        else:
+            if self.move_score:
+                parts.append(f"{self.move_score:+d} a move")
+            if self.deal_score:
+                parts.append(f"{self.deal_score:+d} a deal")
+        for value, what in (
+            (self.run_score, "a run"),
+            (self.flip_score, "a flip"),
+            (self.same_suit_score, "a card on its suit"),
+            (self.win_score, "a win"),
+        ):
+            if value:
+                parts.append(f"{value:+d} {what}")
+        return ", ".join(parts)
+
+    @property
+    def description(self) -> str:
+        """What the ruleset is, for people: "classic: the Spider and Spiderette apps' rules,
+        500 points, -1 a move, +100 a run"."""
+        return f"{self.name}: {self.app}, {self.scoring}"
+
 
 CLASSIC = Ruleset(
     name="classic",
-    app="the Spider and Spiderette apps of seeds 000 and 001",
+    app="the Spider and Spiderette apps' rules",
     games=frozenset({"spider", "spiderette"}),
     suits=frozenset({1, 2, 4}),
     start_score=500,
@@ -99,7 +126,7 @@ CLASSIC = Ruleset(
 
 DUEL = Ruleset(
     name="duel",
-    app="StarGames' two-player duel Spider (seed 002)",
+    app="StarGames' two-player duel Spider",
     games=frozenset({"spider"}),
     suits=frozenset({1, 2}),
     start_score=0,
@@ -120,7 +147,7 @@ DUEL = Ruleset(
 
 PAVOUK = Ruleset(
     name="pavouk",
-    app="Pasiáns Pavouk, a browser Spider (seed 003)",
+    app="the rules of Pasiáns Pavouk, a browser Spider",
     games=frozenset({"spider"}),
     suits=frozenset({1, 2, 4}),
     start_score=0,

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from spidercli.batch import VALID, Verdict, verify_all
+from spidercli.batch import VALID, Verdict, csv_row, verify_all
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
 
@@ -262,12 +262,9 @@ def standings_text(out: Outcome) -> str:
 
 
 def standings_csv(out: Outcome) -> str:
-    import csv
-    import io
-
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["rank", "player", "score", "wins", "moves", "deals"])
+    """The standings as CSV; player names are neutralised like every text cell
+    (``batch.csv_cell``): a name such as ``=HYPERLINK(...)`` is never run as a formula."""
+    rows = [csv_row(["rank", "player", "score", "wins", "moves", "deals"])]
     for s in out.standings:
-        w.writerow([s.rank, s.player, s.score, s.wins, s.moves, s.deals])
-    return buf.getvalue()
+        rows.append(csv_row([s.rank, s.player, s.score, s.wins, s.moves, s.deals]))
+    return "".join(rows)

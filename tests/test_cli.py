@@ -246,6 +246,8 @@ def test_deal_text_and_json(snapshot: SnapshotAssertion) -> None:
     assert text.exit_code == 0
     assert text.stdout == snapshot
     state = json.loads(run("deal", "SD1-S1-AAAAABD", "--json").stdout)
+    assert list(state) == ["game", "deal_id", "columns", "stock", "removed"]
+    assert state["game"] == "SD1-S1-AAAAABD" and len(state["deal_id"]) == 16
     assert state["columns"][0] == {"down": [], "up": ["JS"]}
     assert state["columns"][1] == {"down": ["QS"], "up": ["KS"]}
     assert state["stock"][:7] == ["8S", "4S", "3S", "4S", "5S", "JS", "9S"]

@@ -77,7 +77,7 @@ def test_report_says_kpat_keeps_no_score(tmp_path: Path) -> None:
     log.write_text("game: KP2-17\nrules: kpat\nmoves: ['3>6:1', deal]\n")
     result = run("replay", str(log), "--show", "none")
     assert result.exit_code == 0
-    assert "KPat keeps no score, so scored the classic way" in result.stdout
+    assert "KPat keeps no score, so scored the classic way" in " ".join(result.stdout.split())
     report = json.loads(run("replay", str(log), "--json").stdout)
     assert report["rules"] == "kpat" and report["score"] == 498
     assert report["deal_id"] == Setup.from_code(parse_code("KP2-17")).deal_id

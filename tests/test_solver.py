@@ -281,27 +281,3 @@ def test_solve_an_explicit_deal_from_its_log() -> None:
     assert replay(log).ok
     missing = run("solve", "no-such-log.yaml")
     assert missing.exit_code == 2 and "nor is it a log file" in missing.stderr
-
-
-def test_progress_line_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import io
-
-    from spidercli import cli
-    from spidercli.solver import Progress
-
-    assert cli._progress_printer() is None  # the test's stderr is not a terminal
-
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    err = Tty()
-    monkeypatch.setattr("sys.stderr", err)
-    show = cli._progress_printer()
-    assert show is not None
-    show(Progress(states=12345, seconds=2.0, best_runs=3, best_down=7, best_deals=2))
-    line = err.getvalue()
-    assert "12,345 states" in line and "6,172/s" in line and "runs 3" in line
-    assert "face-down 7" in line and "deals 2" in line and line.startswith("\r")
-    cli._clear_progress(show)
-    assert err.getvalue().endswith("\r")

@@ -1,0 +1,107 @@
+"""The terminal: whether to colour, and the progress shown while a command works.
+
+Progress (verify's bar, solve's live line) goes to stderr only, drawn by ``rich`` on a stderr
+console, and only when stderr is a terminal: a pipe or a file never receives it, and stdout
+stays clean for the results. It fits the terminal's width (60 columns and up are kept tidy).
+
+Colour follows the usual conventions: an explicit ``--color/--no-color`` wins; otherwise a
+non-empty ``NO_COLOR`` turns it off, a non-empty ``FORCE_COLOR`` turns it on, and else it is on
+only for a terminal whose ``TERM`` is not ``dumb``. ``rich`` reads the same two variables for
+the progress display.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.text import Text
+
+
+def color_wanted(flag: bool | None, stream: IO[str]) -> bool:
+    """Colour for ``stream``: the flag when given, else ``NO_COLOR``, ``FORCE_COLOR``, a tty."""
+    if flag is not None:
+        return flag
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return stream.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def stderr_console(stream: IO[str] | None = None, width: int | None = None) -> Console:
+    """A ``rich`` console on stderr (or ``stream``, for tests)."""
+    from rich.console import Console
+
+    if stream is None:
+        return Console(stderr=True, highlight=False)
+    return Console(file=stream, width=width, force_terminal=True, highlight=False)
+
+
+def verify_bar(total: int, console: Console, *, stdout_is_terminal: bool = False) -> Progress:
+    """verify's bar: ``verifying ━━━━━━━━━━━━ 12/40 0:00:03``, the bar taking what the terminal
+    leaves; it disappears when done. Results written to stdout meanwhile are printed above the
+    bar when stdout is the same kind of terminal; otherwise (stdout a pipe or a file) stdout is
+    left alone, so that no result ever goes to stderr."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    bar = Progress(
+        "verifying",
+        BarColumn(bar_width=None),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        expand=True,
+        redirect_stdout=stdout_is_terminal,
+        redirect_stderr=False,
+    )
+    bar.add_task("verify", total=total)
+    return bar
+
+
+def solve_line(p: Any, width: int) -> Text:
+    """solve's live line for a progress report ``p`` (positions, rate, best runs, face-down
+    cards and deals, seconds), shortened for a narrow terminal and never wrapped."""
+    from rich.text import Text
+
+    text = (
+        f"searching  {p.states:,} positions  {p.rate:,.0f}/s  best: runs {p.best_runs}, "
+        f"face-down {p.best_down}, deals {p.best_deals}  {p.seconds:.1f} s"
+    )
+    if len(text) > width:
+        text = (
+            f"{p.states:,} pos  {p.rate:,.0f}/s  runs {p.best_runs}  down {p.best_down}  "
+            f"deals {p.best_deals}  {p.seconds:.0f} s"
+        )
+    return Text(text, no_wrap=True, overflow="ellipsis")
+
+
+class SolveProgress:
+    """The live line of ``solve`` on a stderr console; call it with each progress report, and
+    ``close`` it at the end (the line then disappears)."""
+
+    def __init__(self, console: Console) -> None:
+        from rich.live import Live
+
+        self.console = console
+        self.live = Live(
+            console=console,
+            transient=True,
+            auto_refresh=False,
+            redirect_stdout=False,  # the search prints nothing meanwhile; stdout stays stdout
+            redirect_stderr=False,
+        )
+        self.live.start()
+
+    def __call__(self, p: Any) -> None:
+        self.live.update(solve_line(p, self.console.width), refresh=True)
+
+    def close(self) -> None:
+        self.live.stop()
+
+
+__all__ = ["SolveProgress", "color_wanted", "solve_line", "stderr_console", "verify_bar"]
