@@ -18,8 +18,10 @@ from spidercli.engine import Game
 from spidercli.html import script_json
 from spidercli.render import describe
 from spidercli.rules import CLASSIC, SPIDERETTE
+from tests.browser import Browser
 from tests.helpers import position
 from tests.test_cli import BAD, FIXTURES, GAMES, ILLEGAL, ROOT, run
+from tests.test_html import browser, dom  # noqa: F401 - the fixture, shared with the HTML tests
 
 LANGS = ("en", "cs", "fi")
 
@@ -353,3 +355,49 @@ def test_html_page_in_english_keeps_its_words(tmp_path: Path) -> None:
 
 def test_spiderette_rules_is_spiderette() -> None:
     assert SPIDERETTE.title == "Spiderette"
+
+
+@pytest.mark.parametrize(
+    ("lang", "start", "entry", "refused", "note", "stock"),
+    [
+        (
+            "cs",
+            "Počáteční pozice",
+            "Položka 1: 4>1 (řádek 5)",
+            "Odmítnuto, build-one-higher: nic ze sloupce 4 nelze položit na 6S",
+            "Zobrazena je pozice před touto položkou; karty",
+            "50 karet, zbývající rozdání: 5",
+        ),
+        (
+            "fi",
+            "Alkuasema",
+            "Merkintä 1: 4>1 (rivi 5)",
+            "Hylätty, build-one-higher: mitään sarakkeesta 4 ei voi asettaa kortin 6S päälle",
+            "Pöytä näyttää aseman ennen tätä merkintää; säännön",
+            "50 korttia, 5 jakoa jäljellä",
+        ),
+    ],
+)
+def test_html_page_script_speaks_the_language(
+    browser: Browser,  # noqa: F811 - the fixture imported from the HTML tests
+    tmp_path: Path,
+    lang: str,
+    start: str,
+    entry: str,
+    refused: str,
+    note: str,
+    stock: str,
+) -> None:
+    """In a real browser: the page's script writes its captions in the page's language."""
+    page = tmp_path / "page.html"
+    run("replay", "fixtures/illegal/build-one-higher.yaml", "--html", str(page), "--lang", lang)
+    browser.open(f"{page.as_uri()}#0")
+    seen = dom(browser)
+    assert seen["action"] == start
+    assert seen["refusal"] is None
+    browser.open(f"{page.as_uri()}#1")
+    seen = dom(browser)
+    assert seen["action"] == entry
+    assert seen["refusal"].startswith(refused)
+    assert note in seen["refusal"]
+    assert browser.evaluate("document.getElementById('stock').textContent") == stock

@@ -228,3 +228,24 @@ def test_refusal_sentences_in_random_games(
         if refusal is None:
             continue
         check(refusal, game, entry)
+
+
+def test_the_wheel_and_the_sdist_carry_the_compiled_catalogs() -> None:
+    """The package data patterns reach every shipped .mo: without them an installed wheel could
+    not speak Czech or Finnish (a missing catalog is an error, not a fallback to English)."""
+    root = LOCALE.parent.parent
+    pyproject = (root / "pyproject.toml").read_text()
+    section = pyproject.split("[tool.setuptools.package-data]", 1)[1].split("\n[", 1)[0]
+    patterns = re.findall(r'"([^"]+)"', section.split("spidercli =", 1)[1].split("]", 1)[0])
+    for lang in LANGS:
+        mo = LOCALE / lang / "LC_MESSAGES" / "spidercli.mo"
+        relative = mo.relative_to(LOCALE.parent)
+        assert any(relative.match(p) for p in patterns), (relative, patterns)
+    assert "recursive-include spidercli/locale" in (root / "MANIFEST.in").read_text()
+
+
+def test_a_missing_catalog_is_an_error_not_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "LOCALE_DIR", LOCALE / "nowhere")
+    i18n.use("cs")
+    with pytest.raises(FileNotFoundError):
+        i18n._("Start")
