@@ -57,6 +57,7 @@ snapshots: $(DEV_STAMP)
 LOCALES := cs fi
 i18n: $(DEV_STAMP)
 	$(BIN)/pybabel extract --project=spidercli --copyright-holder="the spidercli authors" \
+	  --version="$$($(BIN)/python -c 'import spidercli; print(spidercli.__version__)')" \
 	  --sort-by-file --no-wrap -o spidercli/locale/spidercli.pot spidercli
 	for l in $(LOCALES); do \
 	  if [ -f spidercli/locale/$$l/LC_MESSAGES/spidercli.po ]; then \
