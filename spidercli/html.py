@@ -317,11 +317,13 @@ def frame_svg(frame: Frame, name: str) -> str:
     """One recorded position as an SVG file (``replay --svg``), the refused cards marked."""
     entry = frame.entry
     if entry is None:
-        where = "start"
-    elif frame.refusal is not None:
-        where = f"before refused entry {entry.index} `{entry.text}` (line {entry.line})"
+        where = _("start")
     else:
-        where = f"after entry {entry.index} `{entry.text}` (line {entry.line})"
+        if frame.refusal is not None:
+            where = _("before refused entry {index} `{text}` (line {line})")
+        else:
+            where = _("after entry {index} `{text}` (line {line})")
+        where = where.format(index=entry.index, text=entry.text, line=entry.line)
     return board_svg(
         frame.view, title=f"{name}, {where}", description=frame.words, highlight=frame.highlight
     )

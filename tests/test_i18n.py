@@ -401,3 +401,26 @@ def test_html_page_script_speaks_the_language(
     assert seen["refusal"].startswith(refused)
     assert note in seen["refusal"]
     assert browser.evaluate("document.getElementById('stock').textContent") == stock
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "words"),
+    [
+        (
+            "cs",
+            "SP1-S1C-AAAAAAD, před odmítnutou položkou 1 `4&gt;1` (řádek 5)",
+            "Dobírací balíček",
+        ),
+        ("fi", "SP1-S1C-AAAAAAD, ennen hylättyä merkintää 1 `4&gt;1` (rivi 5)", "Jakopakka"),
+    ],
+)
+def test_svg_title_and_description_follow_lang(
+    lang: str, title: str, words: str, tmp_path: Path
+) -> None:
+    picture = tmp_path / "board.svg"
+    args = ("fixtures/illegal/build-one-higher.yaml", "--svg", str(picture), "--show", "1")
+    result = run("replay", *args, "--lang", lang)
+    assert result.exit_code == 1
+    text = picture.read_text(encoding="utf-8")
+    assert f"<title>{title}</title>" in text
+    assert f"<desc>{words}: " in text
