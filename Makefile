@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench bench-solver snapshots clean
+.PHONY: demo test lint bench bench-solver snapshots i18n clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' || \
@@ -50,6 +50,23 @@ bench-solver: $(DEV_STAMP)
 # Refresh the syrupy snapshots after an intended change of output; review the diff.
 snapshots: $(DEV_STAMP)
 	COLUMNS=100 $(BIN)/python -m pytest --snapshot-update
+
+# Refresh the message catalogs: extract the texts for people into spidercli/locale/spidercli.pot,
+# merge them into the Czech and Finnish .po files, then compile the .mo files the package ships.
+# Translate what the update adds (the tests fail on an untranslated or fuzzy entry) and run it again.
+LOCALES := cs fi
+i18n: $(DEV_STAMP)
+	$(BIN)/pybabel extract --project=spidercli --copyright-holder="the spidercli authors" \
+	  --version="$$($(BIN)/python -c 'import spidercli; print(spidercli.__version__)')" \
+	  --sort-by-file --no-wrap -o spidercli/locale/spidercli.pot spidercli
+	for l in $(LOCALES); do \
+	  if [ -f spidercli/locale/$$l/LC_MESSAGES/spidercli.po ]; then \
+	    $(BIN)/pybabel update --no-wrap --ignore-obsolete -D spidercli -i spidercli/locale/spidercli.pot -d spidercli/locale -l $$l; \
+	  else \
+	    $(BIN)/pybabel init --no-wrap -D spidercli -i spidercli/locale/spidercli.pot -d spidercli/locale -l $$l; \
+	  fi || exit 1; \
+	done
+	$(BIN)/pybabel compile --statistics -D spidercli -d spidercli/locale
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info build dist

@@ -55,6 +55,27 @@ ColorOption = Annotated[
 ]
 
 
+def _choose_language(value: str | None) -> str | None:
+    """--lang, or else LC_ALL, LC_MESSAGES, LANG: the language of the text for people."""
+    from spidercli.i18n import LanguageError, choose
+
+    try:
+        choose(value)
+    except LanguageError as err:
+        raise typer.BadParameter(str(err)) from None
+    return value
+
+
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help="Language of the text for people: en, cs or fi (default: from LC_ALL, "
+        "LC_MESSAGES, LANG). JSON and other machine formats never change.",
+        callback=_choose_language,
+        metavar="LANG",
+    ),
+]
 SvgOption = Annotated[
     str | None,
     typer.Option("--svg", help="Also draw the board as an SVG picture in FILE.", metavar="FILE"),
@@ -156,6 +177,7 @@ def replay(
         ),
     ] = None,
     svg_file: SvgOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Replay and verify a move log, and score it.
 
@@ -285,6 +307,7 @@ def deal(
     unicode: UnicodeOption = False,
     color: ColorOption = None,
     svg_file: SvgOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Show the starting board a game code deals.
 

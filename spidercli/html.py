@@ -26,6 +26,7 @@ from typing import Any
 from spidercli.cards import cards_str
 from spidercli.engine import Game, Refusal
 from spidercli.files import write_atomic
+from spidercli.i18n import _, language, ngettext
 from spidercli.movelog import Entry
 from spidercli.render import describe, describe_deal, verdict
 from spidercli.replay import Observer, Report
@@ -51,6 +52,7 @@ class Frame:
     runs: int
     words: str  # the ``--describe`` paragraph
     refusal: Refusal | None
+    said: str = ""  # the refusal's sentence in the page's language (the engine's, in English)
 
     @property
     def index(self) -> int:
@@ -80,7 +82,7 @@ class Frame:
         }
         if self.refusal is not None:
             r = self.refusal
-            data["f"] = [r.rule, r.message, cards_str(r.cards)]
+            data["f"] = [r.rule, self.said or r.message, cards_str(r.cards)]
         return data
 
 
@@ -96,6 +98,11 @@ class Recorder:
     def __call__(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
         if self.also is not None:
             self.also(game, entry, refusal)
+        said = ""
+        if refusal is not None and entry is not None and language() != "en":
+            from spidercli.refusals import refusal_sentence
+
+            said = refusal_sentence(refusal, game, entry)
         self.frames.append(
             Frame(
                 entry,
@@ -105,6 +112,7 @@ class Recorder:
                 game.runs,
                 describe(game),
                 refusal,
+                said,
             )
         )
 
@@ -170,21 +178,29 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
     ok, detail = verdict(report)
     g = report.game
     last = frames[-1]
-    result = (
-        f"{report.result}: {g.moves} move{'s' * (g.moves != 1)}, score {g.score}, "
-        f"runs {g.runs}/{g.game.runs_to_win}"
+    moves = ngettext("{n} move", "{n} moves", g.moves).format(n=g.moves)
+    result = _("{result}: {moves}, score {score}, runs {runs}/{total}").format(
+        result=report.result, moves=moves, score=g.score, runs=g.runs, total=g.game.runs_to_win
     )
+    player = log.player if log.player is not None else _("(not named)")
+    word = _("VALID") if ok else _("INVALID")
     facts = _facts(
         [
-            ("Game", describe_deal(log.deal), ""),
-            ("Deal id", log.deal.deal_id, "mono"),
-            ("Rules", f"{report.rules.name} ({report.rules.app})", ""),
-            ("Player", log.player if log.player is not None else "(not named)", ""),
-            ("Result", result, ""),
-            ("Verdict", f"{'VALID' if ok else 'INVALID'}: {detail}", "ok" if ok else "bad"),
+            (_("Game"), describe_deal(log.deal), ""),
+            (_("Deal id"), log.deal.deal_id, "mono"),
+            (_("Rules"), f"{report.rules.name} ({report.rules.app})", ""),
+            (_("Player"), player, ""),
+            (_("Result"), result, ""),
+            (_("Verdict"), f"{word}: {detail}", "ok" if ok else "bad"),
         ]
         + [
-            ("Expected", f"{m.key} {m.expected}, got {m.actual}", "bad")
+            (
+                _("Expected"),
+                _("{key} {expected}, got {actual}").format(
+                    key=m.key, expected=m.expected, actual=m.actual
+                ),
+                "bad",
+            )
             for m in report.mismatches or []
         ]
     )
@@ -197,9 +213,22 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
         "height": height,
         "runsToWin": g.game.runs_to_win,
         "frames": [f.to_json() for f in frames],
+        "text": {
+            "start": _("Start position"),
+            "entry": _("Entry {n}: "),
+            "after": _("After entry {n}: "),
+            "line": _(" (line {n})"),
+            "refused": _("Refused, {rule}: "),
+            "note": _("The board is the position before this entry."),
+            "noteCards": _(
+                "The board is the position before this entry; "
+                "the cards the rule names are outlined in red."
+            ),
+        },
+        "stock": [_stock(f.view.stock, f.view.deals_left) for f in frames],
     }
     first = frames[0]
-    title = f"{log.deal.name} - spidercli replay"
+    title = _("{name} - spidercli replay").format(name=log.deal.name)
     style = _template("replay.css") + STYLE
     script = _template("replay.js")
     board = (
@@ -211,19 +240,61 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
         _template("replay.html"),
         {
             "title": html.escape(title),
-            "heading": html.escape(f"{log.deal.name}: replay"),
+            "heading": html.escape(_("{name}: replay").format(name=log.deal.name)),
             "file": html.escape(log.path),
             "facts": facts,
             "last": str(last.index),
             "board": board,
             "words": html.escape(first.words),
-            "stock": f"{first.view.stock} cards, {first.view.deals_left} deals left",
+            "stock": html.escape(_stock(first.view.stock, first.view.deals_left)),
+            "lang": language(),
+            **_labels(),
             "csp": csp(style, script),
             "style": style,
             "data": script_json(data),
             "script": script,
         },
     )
+
+
+def _stock(cards: int, deals: int) -> str:
+    """The stock counter: '24 cards, 4 deals left'."""
+    return _("{cards}, {deals}").format(
+        cards=ngettext("{n} card", "{n} cards", cards).format(n=cards),
+        deals=ngettext("{n} deal left", "{n} deals left", deals).format(n=deals),
+    )
+
+
+def _labels() -> dict[str, str]:
+    """The replay page's fixed words (``{{t_...}}`` slots), escaped."""
+    labels = {
+        "t_log": _("Move log"),
+        "t_steps": _("Step through the game"),
+        "t_first": _("First position"),
+        "t_first_key": _("First position (Home)"),
+        "t_prev": _("Previous entry"),
+        "t_prev_key": _("Previous entry (Left arrow)"),
+        "t_next": _("Next entry"),
+        "t_next_key": _("Next entry (Right arrow)"),
+        "t_last": _("Last position"),
+        "t_last_key": _("Last position (End)"),
+        "t_entry": _("Entry"),
+        "t_moves": _("Moves"),
+        "t_score": _("Score"),
+        "t_runs": _("Runs"),
+        "t_stock": _("Stock"),
+        "t_start": _("Start position"),
+        "t_noscript": _(
+            "This page needs JavaScript to step through the game; it shows the start position."
+        ),
+    }
+    out = {key: html.escape(text) for key, text in labels.items()}
+    # The footer's key names and address are markup.
+    out["t_footer"] = _(
+        "Made by spidercli. Keys: &#x2190; &#x2192; step, Home and End jump; "
+        "the address ends in <code>#N</code> for entry N."
+    )
+    return out
 
 
 def error_page(path: str, message: str, line: int | None) -> str:
@@ -246,11 +317,13 @@ def frame_svg(frame: Frame, name: str) -> str:
     """One recorded position as an SVG file (``replay --svg``), the refused cards marked."""
     entry = frame.entry
     if entry is None:
-        where = "start"
-    elif frame.refusal is not None:
-        where = f"before refused entry {entry.index} `{entry.text}` (line {entry.line})"
+        where = _("start")
     else:
-        where = f"after entry {entry.index} `{entry.text}` (line {entry.line})"
+        if frame.refusal is not None:
+            where = _("before refused entry {index} `{text}` (line {line})")
+        else:
+            where = _("after entry {index} `{text}` (line {line})")
+        where = where.format(index=entry.index, text=entry.text, line=entry.line)
     return board_svg(
         frame.view, title=f"{name}, {where}", description=frame.words, highlight=frame.highlight
     )

@@ -21,6 +21,7 @@ from spidercli.cards import (
 )
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
+from spidercli.i18n import _, language, ngettext
 from spidercli.movelog import Entry
 from spidercli.replay import Report
 from spidercli.rules import Ruleset
@@ -58,9 +59,12 @@ def status_line(game: Game) -> str:
     left = game.deals_left
     stock = len(game.stock_left)
     removed = " ".join(SUITS[s] for s in game.removed)
-    runs = f"Runs {game.runs}/{game.game.runs_to_win}" + (f" ({removed})" if removed else "")
-    parts = [f"Stock {_count(stock, 'card')}, {_count(left, 'deal')} left", runs]
-    figures = f"Moves {game.moves}  Score {game.score}"
+    runs = _("Runs {runs}/{total}").format(runs=game.runs, total=game.game.runs_to_win)
+    runs += f" ({removed})" if removed else ""
+    cards = ngettext("Stock {n} card", "Stock {n} cards", stock).format(n=stock)
+    deals = ngettext("{n} deal left", "{n} deals left", left).format(n=left)
+    parts = [_("{cards}, {deals}").format(cards=cards, deals=deals), runs]
+    figures = _("Moves {moves}  Score {score}").format(moves=game.moves, score=game.score)
     line = "  ".join([*parts, figures])
     return line if len(line) <= WIDTH else "  ".join(parts) + "\n" + figures
 
@@ -106,18 +110,81 @@ def board(game: Game, style: Style = Style()) -> str:
 
 
 def describe_deal(deal: Setup) -> str:
-    suits = f"{deal.suits} suit{'s' * (deal.suits != 1)}"
+    suits = ngettext("{n} suit", "{n} suits", deal.suits).format(n=deal.suits)
     if deal.suits == 1:
-        rule = "one suit: both move rules alike"
+        rule = _("one suit: both move rules alike")
     elif deal.permissive:
-        rule = "permissive move rule: any descending group moves"
+        rule = _("permissive move rule: any descending group moves")
     else:
-        rule = "classic move rule: only one-suit groups move"
+        rule = _("classic move rule: only one-suit groups move")
     return f"{deal.name} ({deal.game.title}, {suits}, {rule})"
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
+# Card names in words, as the apps write them. Czech: the suit is an adjective that agrees with
+# the rank's gender (pikové eso, piková 4, piková dáma, pikový kluk, pikový král), and a run is
+# "piková řada od krále po 9" (genitive after od, accusative after po). Finnish: the suit is a
+# compound's first part (pataässä, patakuningas; pata-10 with a hyphen before a digit), and a run
+# is "patasarja kuninkaasta 9:ään" (elative, illative). Index 0 of each rank tuple is unused.
+_CS_SUITS = ("pik", "srdc", "kár", "kříž")
+_CS_RANKS = ("", "eso", *map(str, range(2, 11)), "kluk", "dáma", "král")
+_CS_ENDING = ("", "ové", *["ová"] * 9, "ový", "ová", "ový")  # neuter, feminine, masculine
+_CS_FROM = ("", "esa", *map(str, range(2, 11)), "kluka", "dámy", "krále")  # od + genitive
+_CS_TO = ("", "eso", *map(str, range(2, 11)), "kluka", "dámu", "krále")  # po + accusative
+_FI_SUITS = ("pata", "hertta", "ruutu", "risti")
+_FI_RANKS = ("", "ässä", *(f"-{n}" for n in range(2, 11)), "sotilas", "kuningatar", "kuningas")
+# Elative (from) and illative (to): kuninkaasta 9:ään; a digit takes the ending of its word
+# (kahdesta, neljästä; kahteen, neljään), with the vowel harmony of that word.
+_FI_FROM = (
+    *("", "ässästä", "2:sta", "3:sta", "4:stä", "5:stä", "6:sta", "7:stä", "8:sta", "9:stä"),
+    *("10:stä", "sotilaasta", "kuningattaresta", "kuninkaasta"),
+)
+_FI_TO = (
+    *("", "ässään", "2:een", "3:een", "4:ään", "5:een", "6:een", "7:ään", "8:aan", "9:ään"),
+    *("10:een", "sotilaaseen", "kuningattareen", "kuninkaaseen"),
+)
+_CS_RUN_SUITS = tuple(f"{s}ová" for s in _CS_SUITS)  # agrees with "řada" and "postupka"
+
+
+def card_name(card: int) -> str:
+    """One card in words in the language in use: the 10 of spades, piková 10, pata-10."""
+    rank, suit = card & 15, card >> 4
+    lang = language()
+    if lang == "cs":
+        return f"{_CS_SUITS[suit]}{_CS_ENDING[rank]} {_CS_RANKS[rank]}"
+    if lang == "fi":
+        return _FI_SUITS[suit] + _FI_RANKS[rank]
+    return card_words(card)
+
+
+def rank_name(rank: int) -> str:
+    """A rank alone (nominative): 8, Queen; 8, dáma; 8, kuningatar."""
+    lang = language()
+    if lang == "cs":
+        return _CS_RANKS[rank]
+    if lang == "fi":
+        return _FI_RANKS[rank].lstrip("-")
+    return RANK_NAMES[rank]
+
+
+def _run_words(high: int, low: int) -> str:
+    """A one-suit run from ``high`` down to ``low`` (cards) in words."""
+    suit = low >> 4
+    lang = language()
+    if lang == "cs":
+        return f"{_CS_RUN_SUITS[suit]} řada od {_CS_FROM[high & 15]} po {_CS_TO[low & 15]}"
+    if lang == "fi":
+        return f"{_FI_SUITS[suit]}sarja {_FI_FROM[high & 15]} {_FI_TO[low & 15]}"
+    return f"the {RANK_NAMES[high & 15]} down to {card_words(low)}"
+
+
+def suit_word(suit: int) -> str:
+    """A removed run's suit: spades; piková (postupka); pata."""
+    lang = language()
+    if lang == "cs":
+        return _CS_RUN_SUITS[suit]
+    if lang == "fi":
+        return _FI_SUITS[suit]
+    return SUIT_NAMES[suit]
 
 
 def _spoken(cards: list[int]) -> str:
@@ -129,11 +196,10 @@ def _spoken(cards: list[int]) -> str:
         while j + 1 < len(cards) and cards[j + 1] == cards[j] - 1:
             j += 1
         if j - i >= 2:
-            high = RANK_NAMES[cards[i] & 15]
-            parts.append(f"the {high} down to {card_words(cards[j])}")
+            parts.append(_run_words(cards[i], cards[j]))
             i = j + 1
         else:
-            parts.append(card_words(cards[i]))
+            parts.append(card_name(cards[i]))
             i += 1
     return ", ".join(parts)
 
@@ -141,38 +207,51 @@ def _spoken(cards: list[int]) -> str:
 def describe(game: Game) -> str:
     """The position as one plain-text paragraph, for screen readers and for pasting into a
     message: the stock, the runs removed, then each column's face-down count and face-up cards,
-    in the words of the apps' own descriptions."""
+    in the words of the apps' own descriptions (in the language in use)."""
     stock = len(game.stock_left)
+    total = game.game.runs_to_win
     if game.removed:
-        kinds = ", ".join(SUIT_NAMES[s] for s in game.removed)
-        runs = f"{_count(game.runs, 'run')} of {game.game.runs_to_win} removed ({kinds})"
+        kinds = ", ".join(suit_word(s) for s in game.removed)
+        runs = ngettext(
+            "{n} run of {total} removed ({kinds})",
+            "{n} runs of {total} removed ({kinds})",
+            game.runs,
+        ).format(n=game.runs, total=total, kinds=kinds)
     else:
-        runs = "no runs removed"
-    parts = [f"Stock: {_count(stock, 'card')}, {_count(game.deals_left, 'deal')} left; {runs}."]
+        runs = _("no runs removed")
+    cards = ngettext("{n} card", "{n} cards", stock).format(n=stock)
+    deals = ngettext("{n} deal left", "{n} deals left", game.deals_left).format(n=game.deals_left)
+    parts = [_("Stock: {cards}, {deals}; {runs}.").format(cards=cards, deals=deals, runs=runs)]
     columns = []
     for c in range(game.game.columns):
         down = game.down[c]
         up = game.face_up(c)
         if not game.cols[c]:
-            text = "empty"
+            text = _("column {column}: empty")
         elif not up:
-            text = f"{down} face-down, no face-up card"
+            text = _("column {column}: {down} face-down, no face-up card")
         else:
-            text = f"{down} face-down, then " + _spoken(up)
-        columns.append(f"column {c + 1}: {text}")
+            text = _("column {column}: {down} face-down, then {cards}")
+        columns.append(text.format(column=c + 1, down=down, cards=_spoken(up)))
     text = "; ".join(columns)
     parts.append(text[0].upper() + text[1:] + ".")
     if game.moves or game.over:
-        parts.append(f"Moves: {game.moves}; score: {game.score}.")
+        parts.append(
+            _("Moves: {moves}; score: {score}.").format(moves=game.moves, score=game.score)
+        )
     return " ".join(parts)
 
 
-def _after(entry: Entry, word: str = "after") -> str:
-    return f"{word} entry {entry.index} `{entry.text}` (line {entry.line})"
+def _after(entry: Entry, capital: bool = False) -> str:
+    if capital:
+        text = _("After entry {index} `{text}` (line {line})")
+    else:
+        text = _("after entry {index} `{text}` (line {line})")
+    return text.format(index=entry.index, text=entry.text, line=entry.line)
 
 
 def _entry_label(entry: Entry | None) -> str:
-    return "Start" if entry is None else _after(entry, "After")
+    return _("Start") if entry is None else _after(entry, capital=True)
 
 
 class Snapshots:
@@ -203,9 +282,10 @@ class Snapshots:
 
     def __call__(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
         if refusal is not None and entry is not None:
-            self.blocks.append(_refusal_block(entry, refusal))
+            self.blocks.append(_refusal_block(entry, refusal, game))
             if self.which != "none":
-                self.blocks.append(f"Board before entry {entry.index}:\n{self.show(game)}")
+                label = _("Board before entry {index}:").format(index=entry.index)
+                self.blocks.append(f"{label}\n{self.show(game)}")
                 self._last_shown = True
             return
         index = 0 if entry is None else entry.index
@@ -222,20 +302,27 @@ class Snapshots:
         assert isinstance(self.which, set)
         if "final" in self.which and not self._last_shown:
             entry = self._last[0] if self._last else None
-            label = "Final position" if entry is None else f"Final position, {_after(entry)}"
+            if entry is None:
+                label = _("Final position")
+            else:
+                label = _("Final position, {after}").format(after=_after(entry))
             self.blocks.append(f"{label}:\n{self.show(game)}")
 
 
-def _refusal_block(entry: Entry, refusal: Refusal) -> str:
-    lines = [
-        field(
-            "ILLEGAL",
-            f"entry {entry.index} `{entry.text}` (line {entry.line}) is refused: {refusal.rule}",
-        ),
-        field("", refusal.message),
-    ]
+def _refusal_block(entry: Entry, refusal: Refusal, game: Game) -> str:
+    """The refused entry, the rule's sentence and the cards. In English the sentence is the
+    engine's own; in Czech and Finnish it is built from the refusal's rule and cards and the
+    position it was refused in (see ``refusals``)."""
+    from spidercli.refusals import refusal_sentence
+
+    head = _("entry {index} `{text}` (line {line}) is refused: {rule}").format(
+        index=entry.index, text=entry.text, line=entry.line, rule=refusal.rule
+    )
+    message = refusal.message if language() == "en" else refusal_sentence(refusal, game, entry)
+    lines = [field(_("ILLEGAL"), head), field("", message)]
     if refusal.cards:
-        lines.append(field("", f"cards: {cards_str(refusal.cards)}"))
+        cards = _("cards: {cards}").format(cards=cards_str(refusal.cards))
+        lines.append(field("", cards))
     return "\n".join(lines)
 
 
@@ -249,9 +336,9 @@ def verdict(report: Report) -> tuple[bool, str]:
     HTML page's)."""
     total = len(report.log.entries)
     if report.ok:
-        detail = f"all {total} action{'s' * (total != 1)} legal"
+        detail = ngettext("all {n} action legal", "all {n} actions legal", total).format(n=total)
         if report.mismatches is not None:
-            detail += "; expectations met"
+            detail += _("; expectations met")
         return True, detail
     parts = []
     if report.illegal:
@@ -259,13 +346,21 @@ def verdict(report: Report) -> tuple[bool, str]:
         n = len(report.illegal)
         if report.halted:
             parts.append(
-                f"entry {first.entry.index} (line {first.entry.line}) refused "
-                f"({first.refusal.rule}); replay stopped there"
+                _("entry {index} (line {line}) refused ({rule}); {stopped}").format(
+                    index=first.entry.index,
+                    line=first.entry.line,
+                    rule=first.refusal.rule,
+                    stopped=_("replay stopped there"),
+                )
             )
         else:
-            parts.append(f"{n} entr{'ies' if n != 1 else 'y'} refused and skipped")
+            parts.append(
+                ngettext(
+                    "{n} entry refused and skipped", "{n} entries refused and skipped", n
+                ).format(n=n)
+            )
     if report.mismatches:
-        parts.append("expectations not met")
+        parts.append(_("expectations not met"))
     return False, "; ".join(parts)
 
 
@@ -274,52 +369,57 @@ def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) ->
     log = report.log
     g = report.game
     out = [
-        field("Log", log.path),
-        field("Game", describe_deal(log.deal)),
-        field("Rules", _rules_text(report.rules)),
+        field(_("Log"), log.path),
+        field(_("Game"), describe_deal(log.deal)),
+        field(_("Rules"), _rules_text(report.rules)),
     ]
     if log.player is not None:
-        out.append(field("Player", log.player))
+        out.append(field(_("Player"), log.player))
     for block in snapshots.blocks:
         out.extend(("", block))
     out.append("")
     total = len(log.entries)
     ok, detail = verdict(report)
-    word, paint = ("VALID", _GREEN) if ok else ("INVALID", _BOLD_RED)
-    detail = detail.replace("replay stopped there", unit("replay stopped there"))
-    line = field("Verdict", f"{word}: {detail}")
+    word, paint = (_("VALID"), _GREEN) if ok else (_("INVALID"), _BOLD_RED)
+    stopped = _("replay stopped there")
+    detail = detail.replace(stopped, unit(stopped))
+    line = field(_("Verdict"), f"{word}: {detail}")
     out.append(line.replace(word, style.paint(word, paint), 1))  # wrapped before painting
     out.append(
         field(
-            "Result",
+            _("Result"),
             "  ".join(
                 unit(part)
                 for part in (
                     report.result,
-                    f"moves {g.moves}",
-                    f"score {g.score}",
-                    f"runs {g.runs}/{g.game.runs_to_win}",
-                    f"deals left {g.deals_left}",
-                    f"actions applied {report.actions} of {total}",
+                    _("moves {n}").format(n=g.moves),
+                    _("score {n}").format(n=g.score),
+                    _("runs {runs}/{total}").format(runs=g.runs, total=g.game.runs_to_win),
+                    _("deals left {n}").format(n=g.deals_left),
+                    _("actions applied {n} of {total}").format(n=report.actions, total=total),
                 )
             ),
         )
     )
     if report.mismatches:
         for m in report.mismatches:
-            out.append(field("Expect", f"{m.key}: expected {m.expected}, got {m.actual}"))
+            expect = _("{key}: expected {expected}, got {actual}").format(
+                key=m.key, expected=m.expected, actual=m.actual
+            )
+            out.append(field(_("Expect"), expect))
     return "\n".join(out) + "\n"
 
 
 def deal_text(deal: Setup, game: Game, style: Style = Style(), *, words: bool = False) -> str:
     shown = describe(game) if words else board(game, style)
-    return f"{field('Game', describe_deal(deal))}\n\n{shown}\n"
+    return f"{field(_('Game'), describe_deal(deal))}\n\n{shown}\n"
 
 
 __all__ = [
     "Snapshots",
     "Style",
     "board",
+    "card_name",
     "deal_text",
     "describe",
     "describe_deal",

@@ -294,3 +294,28 @@ def test_any_mangled_deal_gives_a_log_or_a_log_error(data: st.DataObject) -> Non
     assert len(cards) == layout.game.cards
     assert set(Counter(cards).values()) == {copies}
     assert len(Counter(cards)) == 13 * log.deal.suits
+
+
+# ------------------------------------------------------- the seed paragraphs, word for word
+
+
+@pytest.mark.parametrize(
+    ("fixture", "lang", "paragraph"),
+    [("seed000-spiderette-board", "cs", SEED_000), ("seed001-spider-board", "fi", SEED_001)],
+)
+def test_seed_paragraph_word_for_word(fixture: str, lang: str, paragraph: str) -> None:
+    """The seed pages' starting boards, described in the pages' languages, are the pages' own
+    paragraphs, letter for letter."""
+    result = run("replay", f"fixtures/{fixture}.yaml", "--describe", "--show", "0", "--lang", lang)
+    assert result.exit_code == 0
+    blocks = result.stdout.split("\n\n")
+    assert paragraph in blocks[1].splitlines()
+    log = load_log(str(FIXTURES / f"{fixture}.yaml"))
+    start = Game.from_setup(log.deal, CLASSIC)
+    from spidercli import i18n
+
+    i18n.use(lang)
+    try:
+        assert describe(start) == paragraph
+    finally:
+        i18n.use("en")

@@ -3,13 +3,15 @@
 //   e entry number (0 = start), l its YAML line, a its action text,
 //   m moves, s score, r runs removed, k stock cards, d deals left, x suits of the runs removed,
 //   c columns [face-down count, face-up cards as "TS9S8H"], t the position in words,
-//   f (refused entries only) [rule ID, message, cards].
+//   f (refused entries only) [rule ID, message, cards]; text: the page's words in its language,
+//   stock: each frame's stock line.
 // Every string is drawn with textContent, never parsed as HTML.
 (function () {
   "use strict";
   var DATA = JSON.parse(document.getElementById("data").textContent);
   var G = DATA.geometry;
   var FRAMES = DATA.frames;
+  var T = DATA.text;
   var LAST = FRAMES.length - 1;
   var NS = "http://www.w3.org/2000/svg";
   var SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
@@ -93,8 +95,6 @@
     board.replaceChildren.apply(board, parts);
   }
 
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
-
   function show(n) {
     n = Math.max(0, Math.min(LAST, n));
     if (n === shown) return;
@@ -109,28 +109,27 @@
     $("moves").textContent = f.m;
     $("score").textContent = f.s;
     $("runs").textContent = f.r + " / " + DATA.runsToWin + " " + f.x.split("").map(function (s) { return SYMBOL[s]; }).join("");
-    $("stock").textContent = plural(f.k, "card") + ", " + plural(f.d, "deal") + " left";
+    $("stock").textContent = DATA.stock[n];
     var action = $("action");
     action.textContent = "";
     if (f.e === 0) {
-      action.textContent = "Start position";
+      action.textContent = T.start;
     } else {
-      action.appendChild(document.createTextNode((f.f ? "Entry " : "After entry ") + f.e + ": "));
+      action.appendChild(document.createTextNode((f.f ? T.entry : T.after).replace("{n}", f.e)));
       var code = document.createElement("code");
       code.textContent = f.a;
       action.appendChild(code);
-      action.appendChild(document.createTextNode(" (line " + f.l + ")"));
+      action.appendChild(document.createTextNode(T.line.replace("{n}", f.l)));
     }
     var refusal = $("refusal");
     refusal.hidden = !f.f;
     refusal.textContent = "";
     if (f.f) {
       var rule = document.createElement("strong");
-      rule.textContent = "Refused, " + f.f[0] + ": ";
+      rule.textContent = T.refused.replace("{rule}", f.f[0]);
       var note = document.createElement("span");
       note.className = "note";
-      note.textContent = "The board is the position before this entry" +
-        (f.f[2] ? "; the cards the rule names are outlined in red." : ".");
+      note.textContent = f.f[2] ? T.noteCards : T.note;
       refusal.append(rule, f.f[1], document.createElement("br"), note);
     }
     document.body.classList.toggle("refused", !!f.f);

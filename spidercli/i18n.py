@@ -1,0 +1,130 @@
+"""The language of the text meant for people: English, Czech or Finnish.
+
+``choose(lang)`` picks the language once per command: ``--lang`` when given, else the first
+non-empty of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` (POSIX precedence), read as ``cs_CZ.UTF-8``
+-> ``cs``; English when that names no language spidercli speaks. ``_``, ``ngettext`` and
+``pgettext`` then translate through the gettext catalogs in ``spidercli/locale``, loaded on the
+first text that needs them (so that importing this module costs nothing at start-up).
+
+Only text for people goes through here: JSON, JSONL, CSV, JUnit, rule IDs and status words are the
+machine contract and never do. The engine does not import this module.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gettext import NullTranslations
+
+LANGUAGES = ("en", "cs", "fi")
+DOMAIN = "spidercli"
+LOCALE_DIR = Path(__file__).parent / "locale"
+_ENV = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+_language = "en"
+_catalog: NullTranslations | None = None
+
+
+class LanguageError(ValueError):
+    """A ``--lang`` value that names no language spidercli speaks."""
+
+
+def from_environment(env: Mapping[str, str] | None = None) -> str:
+    """The language the locale variables ask for: ``cs``, ``fi``, or ``en`` for anything else."""
+    env = os.environ if env is None else env
+    for name in _ENV:
+        value = env.get(name, "")
+        if value:
+            # language[_territory][.codeset][@modifier]; only the first non-empty one counts
+            code = value.split(".")[0].split("@")[0].split("_")[0].lower()
+            return code if code in LANGUAGES else "en"
+    return "en"
+
+
+def choose(lang: str | None, env: Mapping[str, str] | None = None) -> str:
+    """Use ``lang`` (``en``, ``cs``, ``fi``), or the environment's language when it is None."""
+    if lang is None:
+        chosen = from_environment(env)
+    else:
+        chosen = lang.strip().lower()
+        if chosen not in LANGUAGES:
+            raise LanguageError(
+                f"{lang!r} is not a language spidercli speaks: expected one of "
+                + ", ".join(LANGUAGES)
+            )
+    use(chosen)
+    return chosen
+
+
+def use(lang: str) -> None:
+    """Switch to ``lang`` (one of ``LANGUAGES``); the catalog loads when first needed."""
+    global _language, _catalog
+    if lang not in LANGUAGES:
+        raise LanguageError(f"{lang!r} is not one of {', '.join(LANGUAGES)}")
+    if lang != _language:
+        _language = lang
+        _catalog = None
+
+
+def language() -> str:
+    """The language in use: ``en``, ``cs`` or ``fi``."""
+    return _language
+
+
+def _translations() -> NullTranslations:
+    global _catalog
+    if _catalog is None:
+        import gettext
+
+        if _language == "en":
+            _catalog = gettext.NullTranslations()
+        else:
+            # No fallback: a missing catalog is a broken install, not a reason to speak English.
+            _catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[_language])
+    return _catalog
+
+
+def _(message: str) -> str:
+    """``message`` in the language in use."""
+    if _language == "en":
+        return message
+    return _translations().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form for ``n`` (Czech has three: 1 karta, 2 karty, 5 karet)."""
+    if _language == "en":
+        return singular if n == 1 else plural
+    return _translations().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the language in use, where the same English words need telling apart."""
+    if _language == "en":
+        return message
+    return _translations().pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """``ngettext`` with a context."""
+    if _language == "en":
+        return singular if n == 1 else plural
+    return _translations().npgettext(context, singular, plural, n)
+
+
+__all__ = [
+    "LANGUAGES",
+    "LanguageError",
+    "_",
+    "choose",
+    "from_environment",
+    "language",
+    "ngettext",
+    "npgettext",
+    "pgettext",
+    "use",
+]
