@@ -353,9 +353,13 @@ def hint(
     report = run_replay(parsed, rules=ruleset)
     if report.illegal:
         bad = report.illegal[0]
-        message = (
-            f"{log}, line {bad.entry.line}: entry {bad.entry.index} `{bad.entry.text}` is refused "
-            f"({bad.refusal.rule}): {bad.refusal.message}; no hint for an invalid log"
+        from spidercli.messages import located
+
+        message = located(
+            parsed.path,
+            bad.entry.line,
+            f"entry {bad.entry.index} `{bad.entry.text}` is refused ({bad.refusal.rule}): "
+            f"{bad.refusal.message}; no hint for an invalid log",
         )
         if as_json:
             _dump({"error": {"message": message, "line": bad.entry.line}})
@@ -397,11 +401,12 @@ def verify(
     unusable.
     """
     from spidercli.batch import find_logs, run_batch
+    from spidercli.messages import quoted
     from spidercli.rules import RULESETS
 
-    if rules is not None and rules.strip().lower() not in RULESETS:
+    if rules is not None and (not rules.isascii() or rules.strip(" \t").lower() not in RULESETS):
         _fail(
-            f"--rules: unknown ruleset {rules!r}; expected one of {', '.join(RULESETS)}",
+            f"--rules: unknown ruleset {quoted(rules)}; expected one of {', '.join(RULESETS)}",
             None,
             False,
         )

@@ -7,10 +7,12 @@ import re
 from dataclasses import dataclass, field
 
 from spidercli.cards import cards_str, make_card
+from spidercli.messages import quoted
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 _CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
 _MASK = (1 << 64) - 1
+_BLANKS = " \t\r\n"  # ASCII blanks only
 
 
 class CodeError(ValueError):
@@ -45,13 +47,15 @@ def seed_letters(seed: int) -> str:
 
 
 def parse_code(text: str) -> GameCode:
-    """Parse a game code (case-insensitive, blanks around it ignored)."""
+    """Parse a game code (ASCII, case-insensitive, spaces and tabs around it ignored)."""
     if not isinstance(text, str):
         raise CodeError(f"a game code must be text, not {type(text).__name__}")
-    m = _CODE_RE.fullmatch(text.strip().upper())
+    # ASCII first: str.upper() maps some other letters to ASCII ones (U+017F to S, U+0131 to I).
+    m = _CODE_RE.fullmatch(text.strip(_BLANKS).upper()) if text.isascii() else None
     if m is None:
         raise CodeError(
-            f"{text.strip()!r} is not a game code: expected SP or SD, the suit count 1, 2 or 4, "
+            f"{quoted(text.strip(_BLANKS))} is not a game code: expected SP or SD, the suit count "
+            "1, 2 or 4, "
             "'-S1', the move rule C or P (optional for SD), '-' and 7 letters A-Z, "
             "as in SP2-S1C-AAAAABD or SD1-S1-AAAAABD"
         )

@@ -7,6 +7,7 @@ wrong types are refused with ``LogError``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ import yaml
 from spidercli.actions import Action, ActionSyntaxError, parse_action
 from spidercli.cards import SUIT_NAMES, card_str, card_words, parse_card
 from spidercli.codes import CodeError, GameCode, Layout, Setup, ordered_deck, parse_code
+from spidercli.messages import located, quoted
 from spidercli.rules import GAMES, RULESETS
 
 try:  # the C parser is several times faster; fall back to the pure-Python one
@@ -53,6 +55,9 @@ TOP_KEYS = ("game", "deal", "rules", "player", "time", "expect", "moves")
 DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
 MOVE_RULES = ("classic", "permissive")
 EXPECT_KEYS = ("result", "moves", "score", "runs")
+
+_BLANKS = " \t\r\n"  # the blanks around a keyword, code or card: ASCII ones only
+_CARD_SEPARATORS = re.compile(r"[ \t\r\n,]+")
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -94,10 +99,7 @@ class LogError(ValueError):
         self.line = line
 
     def __str__(self) -> str:
-        where = self.path or "<log>"
-        if self.line is not None:
-            where += f", line {self.line}"
-        return f"{where}: {self.message}"
+        return located(self.path, self.line, self.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,10 +205,12 @@ class _Checker:
             if name in out:
                 first = _line(out[name][0])
                 raise self.fail(
-                    f"{what}: duplicate key {name!r} (first given on line {first})", key
+                    f"{what}: duplicate key {quoted(name)} (first given on line {first})", key
                 )
             if name not in allowed:
-                raise self.fail(f"{what}: unknown key {name!r}; expected {', '.join(allowed)}", key)
+                raise self.fail(
+                    f"{what}: unknown key {quoted(name)}; expected {', '.join(allowed)}", key
+                )
             out[name] = (key, value)
         return out
 
@@ -215,12 +219,19 @@ class _Checker:
             raise self.fail(f"{what} must be text, not {_kind(node)}", node)
         return str(node.value)
 
+    def word(self, node: yaml.Node, what: str) -> str:
+        """A keyword (a ruleset, a result...): ASCII, case-insensitive, blanks around it ignored.
+        ASCII first: ``str.lower`` maps some other letters to ASCII ones (K, U+212A, to k)."""
+        text = self.text(node, what)
+        return text.strip(_BLANKS).lower() if text.isascii() else text
+
     def ruleset(self, node: yaml.Node) -> str:
         """A ``rules:`` value: the name of a ruleset, case-insensitive."""
-        name = self.text(node, "rules").strip().lower()
+        name = self.word(node, "rules")
         if name not in RULESETS:
             raise self.fail(
-                f"rules: unknown ruleset {name!r}; expected one of {', '.join(RULESETS)}", node
+                f"rules: unknown ruleset {quoted(name)}; expected one of {', '.join(RULESETS)}",
+                node,
             )
         return name
 
@@ -228,13 +239,17 @@ class _Checker:
         if not isinstance(node, yaml.ScalarNode) or node.tag != _INT:
             raise self.fail(f"{what} must be a whole number, not {_kind(node)}", node)
         if len(node.value) > 40:
-            raise self.fail(f"{what}: {node.value[:40]!r}... is out of range", node)
+            raise self.fail(f"{what}: {quoted(node.value, 40)} is out of range", node)
         try:
+            if not node.value.isascii():  # int() takes any Unicode digits ("١" is 1)
+                raise ValueError(node.value)
             value = int(_CONSTRUCTOR.construct_yaml_int(node))
         except (yaml.YAMLError, ValueError) as err:
-            raise self.fail(f"{what}: {node.value!r} is not a usable number", node) from err
+            raise self.fail(
+                f"{what}: {quoted(node.value)} is not a usable number (ASCII digits expected)", node
+            ) from err
         if abs(value) > 10**15:
-            raise self.fail(f"{what}: {node.value!r} is out of range", node)
+            raise self.fail(f"{what}: {quoted(node.value)} is out of range", node)
         return value
 
 
@@ -305,11 +320,15 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
         if not isinstance(node, yaml.ScalarNode) or node.tag not in (_INT, _FLOAT):
             raise c.fail(f"time must be a number of seconds, not {_kind(node)}", node)
         try:
+            if not node.value.isascii() or len(node.value) > 40:  # float() takes "١" too
+                raise ValueError(node.value)
             seconds = float(_CONSTRUCTOR.construct_object(node))
         except (yaml.YAMLError, ValueError, OverflowError) as err:
-            raise c.fail(f"time: {node.value!r} is not a usable number", node) from err
+            raise c.fail(
+                f"time: {quoted(node.value)} is not a usable number (ASCII digits expected)", node
+            ) from err
         if not 0 <= seconds < float("inf"):
-            raise c.fail(f"time: {node.value!r} must be 0 seconds or more", node)
+            raise c.fail(f"time: {quoted(node.value)} must be 0 seconds or more", node)
 
     expect = None
     if "expect" in top:
@@ -353,7 +372,9 @@ def _cards(c: _Checker, node: yaml.Node, what: str) -> list[tuple[int, int]]:
         )
     for item in items:
         text = c.text(item, f"{what}: a card")
-        for token in text.replace(",", " ").split():
+        for token in _CARD_SEPARATORS.split(text):
+            if not token:
+                continue
             try:
                 out.append((parse_card(token), _line(item)))
             except ValueError as err:
@@ -373,18 +394,20 @@ def _deal(c: _Checker, node: yaml.Node) -> Setup:
                 node,
             )
     game_node = fields["game"][1]
-    name = c.text(game_node, "deal.game").strip().lower()
+    name = c.word(game_node, "deal.game")
     if name not in GAMES:
-        raise c.fail(f"deal.game: {name!r} is not a game; expected spider or spiderette", game_node)
+        raise c.fail(
+            f"deal.game: {quoted(name)} is not a game; expected spider or spiderette", game_node
+        )
     game = GAMES[name]
 
     permissive = False
     if "rule" in fields:
         rule_node = fields["rule"][1]
-        rule = c.text(rule_node, "deal.rule").strip().lower()
+        rule = c.word(rule_node, "deal.rule")
         if rule not in MOVE_RULES:
             raise c.fail(
-                f"deal.rule: {rule!r} is not a move rule; expected classic or permissive",
+                f"deal.rule: {quoted(rule)} is not a move rule; expected classic or permissive",
                 rule_node,
             )
         permissive = rule == "permissive"
@@ -466,10 +489,10 @@ def _expect(c: _Checker, node: yaml.Node) -> Expect:
     values: dict[str, Any] = {}
     for name, (_, value) in fields.items():
         if name == "result":
-            result = c.text(value, "expect.result").strip().lower()
+            result = c.word(value, "expect.result")
             if result not in RESULTS:
                 raise c.fail(
-                    f"expect.result: {result!r} is not a result; expected one of "
+                    f"expect.result: {quoted(result)} is not a result; expected one of "
                     f"{', '.join(RESULTS)}",
                     value,
                 )

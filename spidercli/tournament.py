@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from spidercli.batch import VALID, Verdict, verify_all
+from spidercli.messages import quoted
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
 
@@ -57,7 +58,8 @@ def load_manifest(path: str) -> Manifest:
             setup = Setup.from_code(parse_code(value))
         except CodeError as err:
             raise c.fail(
-                f"deals: {value!r} is neither a game code nor a deal ID (16 hex digits): {err}",
+                f"deals: {quoted(value)} is neither a game code nor a deal ID (16 hex digits): "
+                f"{err}",
                 item,
             ) from err
         deals.append((setup.deal_id, setup.name))
