@@ -8,15 +8,22 @@ after it is written: memory does not grow with the number of logs (beyond the li
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import glob
 import json
 import os
+import signal
+import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
+
+from spidercli.files import STDIN
+from spidercli.movelog import MAX_LOG_BYTES as MAX_BYTES
 
 VALID = "valid"
 ILLEGAL = "illegal"
@@ -57,45 +64,92 @@ class Verdict:
 def find_logs(paths: Iterable[str]) -> Iterator[str]:
     """Files as given; directories searched recursively for ``*.yaml``/``*.yml`` (each
     directory's entries in name order, subdirectories in their place); glob patterns expanded
-    (sorted). A path that matches nothing is passed on as it is, so that its verdict says why.
-    Lazy: a directory of 100,000 logs is never held in memory as a whole."""
+    (sorted). A path that matches nothing is passed on as it is, so that its verdict says why;
+    ``-`` (standard input) too.
+
+    Each file comes once, however many paths lead to it (links, a folder given twice): the
+    resolved paths are remembered. Symbolic links to folders are followed, but never into a
+    folder already being searched or searched before (a link loop ends there). Names starting
+    with a dot (``.git``, ``.venv``, ``.draft.yaml``) are skipped while searching a folder, as
+    globs skip them; given by name, they are searched. Lazy: a directory of 100,000 logs is never
+    held in memory as a whole (only the set of resolved paths seen)."""
+    seen: set[str] = set()
+    folders: set[tuple[int, int]] = set()
     for arg in paths:
-        if os.path.isdir(arg):
-            yield from _walk(arg)
-        elif os.path.exists(arg) or not glob.has_magic(arg):
+        if arg == STDIN:
             yield arg
+        elif os.path.isdir(arg):
+            yield from _walk(arg, seen, folders)
+        elif os.path.lexists(arg) or not glob.has_magic(arg):
+            yield from _once(arg, seen)
         else:
             matches = sorted(glob.iglob(arg, recursive=True))
             if not matches:
                 yield arg
             for match in matches:
                 if os.path.isdir(match):
-                    yield from _walk(match)
+                    yield from _walk(match, seen, folders)
                 else:
-                    yield match
+                    yield from _once(match, seen)
 
 
-def _walk(directory: str) -> Iterator[str]:
+def _once(path: str, seen: set[str]) -> Iterator[str]:
+    """``path``, unless a path to the same file was given before."""
     try:
+        key = os.path.realpath(path)
+    except (OSError, ValueError):  # pragma: no cover - realpath is lenient
+        key = path
+    if key not in seen:
+        seen.add(key)
+        yield path
+
+
+def _walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iterator[str]:
+    try:
+        info = os.stat(directory)
         names = sorted(os.listdir(directory))
     except OSError:
-        yield directory  # its verdict will say why it cannot be read
+        yield from _once(directory, seen)  # its verdict will say why it cannot be read
         return
+    folder = (info.st_dev, info.st_ino)
+    if folder in folders:  # a link back to a folder searched before (or a loop): once is enough
+        return
+    folders.add(folder)
     for name in names:
+        if name.startswith("."):
+            continue
         full = os.path.join(directory, name)
         if os.path.isdir(full):
-            yield from _walk(full)
+            yield from _walk(full, seen, folders)
         elif name.endswith((".yaml", ".yml")):
-            yield full
+            yield from _once(full, seen)
 
 
-def verify_one(path: str, rules: str | None = None, want_json: bool = True) -> Verdict:
-    """Read, parse and replay one log; never raises for bad input."""
-    from spidercli.movelog import LogError, load_log
+def verify_one(
+    path: str,
+    rules: str | None = None,
+    want_json: bool = True,
+    max_bytes: int | None = None,
+    content: bytes | None = None,
+) -> Verdict:
+    """Read, parse and replay one log (``content``: its bytes, already read); never raises for
+    bad input."""
+    from spidercli.movelog import MAX_LOG_BYTES, LogError, decode, display_name, load_log, parse_log
     from spidercli.replay import choose_rules, replay
 
+    limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
     try:
-        log = load_log(path)
+        if content is None:
+            log = load_log(path, limit)
+        elif len(content) > limit:  # read by the parent (standard input): limit + 1 bytes at most
+            raise LogError(
+                f"is larger than the limit of {limit:,} bytes for one log; --max-log-bytes "
+                "raises it",
+                path=display_name(path),
+            )
+        else:
+            name = display_name(path)
+            log = parse_log(decode(content, name), name)
         ruleset = choose_rules(log, rules)  # RulesError is a LogError
     except LogError as err:
         return _invalid(path, str(err), err.line, want_json)
@@ -141,18 +195,60 @@ def _invalid(path: str, message: str, line: int | None, want_json: bool) -> Verd
     return Verdict(path, INVALID_INPUT, fields, text)
 
 
-def _verify_star(args: tuple[str, str | None, bool]) -> Verdict:
-    return verify_one(*args)
+Task = tuple[str, "str | None", bool, "int | None", "bytes | None"]
+
+
+def _verify_star(task: Task) -> Verdict:
+    """One task in a worker: whatever happens, a verdict for this file alone (a bug met on one
+    file never costs another file's verdict)."""
+    try:
+        return verify_one(*task)
+    except Exception as err:  # a bug, not the input's fault: say so, and go on
+        message = (
+            f"{task[0]}: internal error: {type(err).__name__}: {err}. Please report it with "
+            "this log."
+        )
+        return _invalid(task[0], message, None, task[2])
+
+
+def _tasks(
+    paths: Iterable[str], rules: str | None, want_json: bool, max_bytes: int | None
+) -> Iterator[Task]:
+    """The workers' tasks; standard input (``-``) is read here, by the parent."""
+    for path in paths:
+        data = None
+        if path == STDIN:
+            limit = MAX_BYTES if max_bytes is None else max_bytes
+            data = sys.stdin.buffer.read(limit + 1)
+        yield (path, rules, want_json, max_bytes, data)
+
+
+def _worker_init() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the parent alone handles it (and
+    ends the workers), so a worker prints no traceback. SIGTERM ends a worker quietly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def verify_all(
-    paths: Iterable[str], *, rules: str | None, jobs: int, want_json: bool
-) -> Iterator[Verdict]:
+    paths: Iterable[str],
+    *,
+    rules: str | None,
+    jobs: int,
+    want_json: bool,
+    max_bytes: int | None = None,
+) -> Generator[Verdict, None, None]:
     """Verdicts in the order of ``paths``, from ``jobs`` worker processes (1: in this one).
 
     ``paths`` is consumed lazily: the pool's feeder blocks once the pipe to the workers is full,
-    so neither the paths nor the results pile up."""
-    tasks = ((p, rules, want_json) for p in paths)
+    so neither the paths nor the results pile up. Ctrl-C or SIGTERM in the parent ends the
+    workers (none is left behind) and is raised on: ``KeyboardInterrupt``, or ``SystemExit``
+    with status 143."""
+    tasks = _tasks(paths, rules, want_json, max_bytes)
     if jobs <= 1:
         for task in tasks:
             yield _verify_star(task)
@@ -160,8 +256,14 @@ def verify_all(
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with context.Pool(jobs) as pool:
-        yield from pool.imap(_verify_star, tasks, chunksize=32)
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if main else None
+    try:
+        with context.Pool(jobs, initializer=_worker_init) as pool:  # leaving it ends the workers
+            yield from pool.imap(_verify_star, tasks, chunksize=8)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
 
 
 # ------------------------------------------------------------------------------- writers
@@ -320,16 +422,19 @@ def run_batch(
     rules: str | None = None,
     jobs: int = 1,
     tick: Callable[[Verdict], None] | None = None,
+    max_bytes: int | None = None,
 ) -> Tally:
     """Verify ``paths`` and write every verdict to ``out``; return the tally."""
     writer = WRITERS[fmt](out)
     tally = Tally.new()
     want_json = fmt in ("json", "jsonl")
-    for verdict in verify_all(paths, rules=rules, jobs=jobs, want_json=want_json):
-        tally.counts[verdict.status] += 1
-        writer.write(verdict)
-        if tick is not None:
-            tick(verdict)
+    verdicts = verify_all(paths, rules=rules, jobs=jobs, want_json=want_json, max_bytes=max_bytes)
+    with contextlib.closing(verdicts):  # an exception here ends the workers at once
+        for verdict in verdicts:
+            tally.counts[verdict.status] += 1
+            writer.write(verdict)
+            if tick is not None:
+                tick(verdict)
     writer.close(tally)
     return tally
 

@@ -32,7 +32,9 @@ DescribeOption = Annotated[
         help="Describe each position in words (for screen readers) instead of drawing it.",
     ),
 ]
-LogArgument = Annotated[str, typer.Argument(help="The YAML move log.", show_default=False)]
+LogArgument = Annotated[
+    str, typer.Argument(help="The YAML move log (- for standard input).", show_default=False)
+]
 RulesOverride = Annotated[
     str | None,
     typer.Option("--rules", help="Ruleset (classic, duel, pavouk); overrides the log's."),
@@ -45,6 +47,15 @@ PathsArgument = Annotated[
     list[str],
     typer.Argument(
         help="Log files, directories (searched for *.yaml, *.yml) and globs.", metavar="PATH"
+    ),
+]
+MaxLogBytesOption = Annotated[
+    int,
+    typer.Option(
+        "--max-log-bytes",
+        help="Refuse a log bigger than this many bytes (default 2097152, 2 MiB).",
+        min=1,
+        show_default=False,
     ),
 ]
 ColorOption = Annotated[
@@ -91,13 +102,13 @@ def _parse_show(value: str) -> str | set[object]:
     return which
 
 
-def _load(log: str, rules: str | None, as_json: bool) -> Any:
+def _load(log: str, rules: str | None, as_json: bool, max_bytes: int = 2 << 20) -> Any:
     """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
     from spidercli.movelog import LogError, load_log
     from spidercli.replay import choose_rules
 
     try:
-        parsed = load_log(log)
+        parsed = load_log(log, max_bytes)
         return parsed, choose_rules(parsed, rules)  # RulesError is a LogError
     except LogError as err:
         _fail(str(err), err.line, as_json)
@@ -129,6 +140,7 @@ def replay(
     describe: DescribeOption = False,
     unicode: UnicodeOption = False,
     color: ColorOption = None,
+    max_log_bytes: MaxLogBytesOption = 2 << 20,
 ) -> None:
     """Replay and verify a move log, and score it.
 
@@ -140,7 +152,7 @@ def replay(
         which = _parse_show(show)
     except ValueError as err:
         _fail(str(err), None, as_json)
-    parsed, ruleset = _load(log, rules, as_json)
+    parsed, ruleset = _load(log, rules, as_json, max_log_bytes)
 
     if as_json:
         report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value)
@@ -162,6 +174,7 @@ def duel(
     log_a: Annotated[str, typer.Argument(help="Player A's YAML move log.", show_default=False)],
     log_b: Annotated[str, typer.Argument(help="Player B's YAML move log.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON verdict.")] = False,
+    max_log_bytes: MaxLogBytesOption = 2 << 20,
 ) -> None:
     """Judge a StarGames duel between two logs of one deal.
 
@@ -171,8 +184,8 @@ def duel(
     from spidercli.movelog import LogError, load_log
 
     try:
-        a = load_log(log_a)
-        b = load_log(log_b)
+        a = load_log(log_a, max_log_bytes)
+        b = load_log(log_b, max_log_bytes)
         verdict = judge(a, b)
     except LogError as err:  # DuelError is one
         _fail(str(err), err.line, as_json)
@@ -341,6 +354,7 @@ def hint(
         float, typer.Option("--timeout", help="Seconds to search for a win.", min=0.01)
     ] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
+    max_log_bytes: MaxLogBytesOption = 2 << 20,
 ) -> None:
     """Name the best next move of a log, with the reason.
 
@@ -349,7 +363,7 @@ def hint(
     from spidercli.replay import replay as run_replay
     from spidercli.solution import hint as find_hint
 
-    parsed, ruleset = _load(log, rules, as_json)
+    parsed, ruleset = _load(log, rules, as_json, max_log_bytes)
     report = run_replay(parsed, rules=ruleset)
     if report.illegal:
         bad = report.illegal[0]
@@ -394,6 +408,7 @@ def verify(
         str | None,
         typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk)."),
     ] = None,
+    max_log_bytes: MaxLogBytesOption = 2 << 20,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
 
@@ -428,7 +443,15 @@ def verify(
             bar.advance(task)
 
     try:
-        tally = run_batch(files, sys.stdout, fmt=fmt.value, rules=rules, jobs=workers, tick=tick)
+        tally = run_batch(
+            files,
+            sys.stdout,
+            fmt=fmt.value,
+            rules=rules,
+            jobs=workers,
+            tick=tick,
+            max_bytes=max_log_bytes,
+        )
     finally:
         if bar is not None:
             bar.stop()
@@ -495,6 +518,7 @@ def record(
         list[str],
         typer.Argument(help="Log files to (re)write the expect block of.", metavar="LOG"),
     ],
+    max_log_bytes: MaxLogBytesOption = 2 << 20,
 ) -> None:
     """Write or refresh each log's expect block in place.
 
@@ -510,7 +534,7 @@ def record(
     status = 0
     for path in logs:
         try:
-            done = record_one(path)
+            done = record_one(path, max_log_bytes)
         except NotRecorded as err:
             print(f"spidercli: {err}", file=sys.stderr)
             status = max(status, 1)

@@ -18,7 +18,8 @@ import yaml
 from spidercli.actions import Action, ActionSyntaxError, parse_action
 from spidercli.cards import SUIT_NAMES, card_str, card_words, parse_card
 from spidercli.codes import CodeError, GameCode, Layout, Setup, ordered_deck, parse_code
-from spidercli.messages import located, quoted
+from spidercli.files import STDIN, STDIN_NAME, Unreadable, read_limited
+from spidercli.messages import located, quoted, shown
 from spidercli.rules import GAMES, RULESETS
 
 try:  # the C parser is several times faster; fall back to the pure-Python one
@@ -262,6 +263,15 @@ def compose(text: str | bytes, path: str) -> yaml.Node | None:
         line = None if mark is None else int(mark.line) + 1
         problem = err.problem or err.context or "malformed YAML"
         raise LogError(f"not valid YAML: {problem}", path=path, line=line) from err
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow: name its line
+        where = text if isinstance(text, str) else text.decode("utf-8", "replace")
+        char = chr(err.character) if isinstance(err.character, int) else str(err.character)
+        raise LogError(
+            f"not valid YAML: the character {shown(char)} (U+{ord(char[:1] or ' '):04X}) is not "
+            "allowed in YAML",
+            path=path,
+            line=yaml_line(where, err.position),
+        ) from err
     except yaml.YAMLError as err:
         raise LogError(f"not valid YAML: {err}", path=path) from err
     except RecursionError as err:
@@ -502,34 +512,54 @@ def _expect(c: _Checker, node: yaml.Node) -> Expect:
     return Expect(**values, line=_line(node))
 
 
-def load_log(path: str | Path) -> MoveLog:
-    """Read and parse a log file; every failure is a ``LogError`` naming the file."""
-    return parse_log(read_text(path), str(path))
+# The most one log may hold: a long game with every undo is some 100 KB, so this leaves room;
+# a log at the limit still replays in a few seconds (see docs/input-safety.md).
+MAX_LOG_BYTES = 2 << 20
 
 
-def read_text(path: str | Path) -> str:
-    """A log file's text (UTF-8, a BOM dropped); every failure is a ``LogError``."""
-    name = str(path)
+def display_name(path: str | Path) -> str:
+    """The name messages use for a path (``<stdin>`` for ``-``)."""
+    return STDIN_NAME if str(path) == STDIN else str(path)
+
+
+def load_log(path: str | Path, max_bytes: int = MAX_LOG_BYTES) -> MoveLog:
+    """Read and parse a log file (``-``: standard input); every failure is a ``LogError``
+    naming the file."""
+    return parse_log(read_text(path, max_bytes), display_name(path))
+
+
+def read_text(path: str | Path, max_bytes: int = MAX_LOG_BYTES) -> str:
+    """A log file's text (UTF-8, a BOM dropped), from a regular file or standard input (``-``)
+    of at most ``max_bytes``; every failure is a ``LogError``."""
+    name = display_name(path)
     try:
-        data = Path(path).read_bytes()
-    except IsADirectoryError as err:
-        raise LogError("is a directory, not a move log file", path=name) from err
-    except FileNotFoundError as err:
-        raise LogError("no such file", path=name) from err
-    except PermissionError as err:
-        raise LogError("cannot be read: permission denied", path=name) from err
-    except OSError as err:
-        raise LogError(f"cannot be read: {err.strerror or err}", path=name) from err
+        data = read_limited(path, max_bytes)
+    except Unreadable as err:
+        raise LogError(err.message, path=name) from err
+    return decode(data, name)
+
+
+def decode(data: bytes, name: str) -> str:
+    """A log's bytes as text (UTF-8, a BOM dropped); ``LogError`` for binary or non-UTF-8."""
     if b"\0" in data:
         raise LogError("is a binary file, not a YAML move log", path=name)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
+        line = yaml_line(data[: err.start].decode("utf-8", "replace"), err.start)
         raise LogError(
             "is not UTF-8 text: a move log must be UTF-8 YAML", path=name, line=line
         ) from err
     return text
+
+
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def yaml_line(text: str, index: int) -> int:
+    """The 1-based line of ``text[index]``, counting line breaks as YAML does (CR LF, CR, LF,
+    NEL, U+2028 and U+2029)."""
+    return len(_BREAK.findall(text, 0, index)) + 1
 
 
 def deal_lines(setup: Setup) -> list[str]:

@@ -277,7 +277,7 @@ def test_record_refuses_a_flow_style_log(tmp_path: Path) -> None:
 
 def test_rewrite_only_touches_the_expect_lines() -> None:
     text = "game: SD1-S1-AAAAAAA\nexpect:\n  result: won\n  moves: 4\n# after\nmoves: []\n"
-    out = rewrite(text, {"result": "open", "moves": 0})
+    out = rewrite(text, {"result": "open", "moves": 0}).new
     assert out == "game: SD1-S1-AAAAAAA\nexpect:\n  result: open\n  moves: 0\n# after\nmoves: []\n"
 
 
