@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from spidercli.files import STDIN
-from spidercli.movelog import MAX_LOG_BYTES as MAX_BYTES
+from spidercli.files import MAX_LOG_BYTES, STDIN
+from spidercli.messages import located, shown, shown_path
 
 VALID = "valid"
 ILLEGAL = "illegal"
@@ -134,7 +134,7 @@ def verify_one(
 ) -> Verdict:
     """Read, parse and replay one log (``content``: its bytes, already read); never raises for
     bad input."""
-    from spidercli.movelog import MAX_LOG_BYTES, LogError, decode, display_name, load_log, parse_log
+    from spidercli.movelog import LogError, decode, display_name, load_log, parse_log
     from spidercli.replay import choose_rules, replay
 
     limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
@@ -204,9 +204,11 @@ def _verify_star(task: Task) -> Verdict:
     try:
         return verify_one(*task)
     except Exception as err:  # a bug, not the input's fault: say so, and go on
-        message = (
-            f"{task[0]}: internal error: {type(err).__name__}: {err}. Please report it with "
-            "this log."
+        message = located(
+            task[0],
+            None,
+            f"internal error: {type(err).__name__}: {shown(str(err))}. Please report it with "
+            "this log.",
         )
         return _invalid(task[0], message, None, task[2])
 
@@ -218,16 +220,24 @@ def _tasks(
     for path in paths:
         data = None
         if path == STDIN:
-            limit = MAX_BYTES if max_bytes is None else max_bytes
+            limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
             data = sys.stdin.buffer.read(limit + 1)
         yield (path, rules, want_json, max_bytes, data)
 
 
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+_MASKS = hasattr(signal, "pthread_sigmask")
+
+
 def _worker_init() -> None:
     """Ctrl-C reaches every process of the terminal's group: the parent alone handles it (and
-    ends the workers), so a worker prints no traceback. SIGTERM ends a worker quietly."""
+    ends the workers), so a worker prints no traceback. SIGTERM ends a worker quietly. Both
+    signals are blocked while the workers start (see ``verify_all``): one that comes before
+    this has run waits, and then has these effects, instead of being lost."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if _MASKS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
 
 
 def _terminated(signum: int, frame: object) -> None:
@@ -258,12 +268,20 @@ def verify_all(
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None
+    # The workers (and the pool's threads, which start new workers) begin with SIGINT and
+    # SIGTERM blocked, so a signal can never reach a worker before its handlers are set.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) if _MASKS else None
     try:
-        with context.Pool(jobs, initializer=_worker_init) as pool:  # leaving it ends the workers
+        pool = context.Pool(jobs, initializer=_worker_init)
+    finally:
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    try:
+        with pool:  # leaving it, however, ends the workers
             yield from pool.imap(_verify_star, tasks, chunksize=8)
     finally:
         if main:
-            signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 # ------------------------------------------------------------------------------- writers
@@ -318,13 +336,13 @@ class TableWriter(Writer):
             detail = (
                 f"{f['result']}, {f['moves']} move{'s' * (f['moves'] != 1)}, score {f['score']}, "
                 f"runs {f['runs']}"
-                f"{' (' + f['player'] + ')' if f['player'] else ''}"
+                f"{' (' + shown(f['player']) + ')' if f['player'] else ''}"
             )
             if f["message"]:
                 where = f" at line {f['line']}" if f["line"] else ""
                 detail += f"; {f['rule'] or 'expect'}{where}: {f['message']}"
         label = v.status.upper() if v.status != VALID else "valid"
-        self.out.write(f"{label:<14} {v.file}  {detail}\n")
+        self.out.write(f"{label:<14} {shown_path(v.file)}  {detail}\n")
 
     def close(self, tally: Tally) -> None:
         self.out.write(f"\n{tally.summary()}\n")

@@ -14,6 +14,8 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from spidercli.files import MAX_LOG_BYTES
+
 app = typer.Typer(
     name="spidercli",
     help="Replay, verify and score games of Spider Solitaire and Spiderette.",
@@ -53,7 +55,7 @@ MaxLogBytesOption = Annotated[
     int,
     typer.Option(
         "--max-log-bytes",
-        help="Refuse a log bigger than this many bytes (default 2097152, 2 MiB).",
+        help=f"Refuse a log bigger than this many bytes (default {MAX_LOG_BYTES}, 1 MiB).",
         min=1,
         show_default=False,
     ),
@@ -102,7 +104,7 @@ def _parse_show(value: str) -> str | set[object]:
     return which
 
 
-def _load(log: str, rules: str | None, as_json: bool, max_bytes: int = 2 << 20) -> Any:
+def _load(log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> Any:
     """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
     from spidercli.movelog import LogError, load_log
     from spidercli.replay import choose_rules
@@ -115,7 +117,8 @@ def _load(log: str, rules: str | None, as_json: bool, max_bytes: int = 2 << 20) 
 
 
 def _dump(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, ensure_ascii=False))
+    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False)  # streamed: a big report never
+    sys.stdout.write("\n")  # sits in memory twice
 
 
 @app.command()
@@ -140,7 +143,7 @@ def replay(
     describe: DescribeOption = False,
     unicode: UnicodeOption = False,
     color: ColorOption = None,
-    max_log_bytes: MaxLogBytesOption = 2 << 20,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Replay and verify a move log, and score it.
 
@@ -174,7 +177,7 @@ def duel(
     log_a: Annotated[str, typer.Argument(help="Player A's YAML move log.", show_default=False)],
     log_b: Annotated[str, typer.Argument(help="Player B's YAML move log.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON verdict.")] = False,
-    max_log_bytes: MaxLogBytesOption = 2 << 20,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Judge a StarGames duel between two logs of one deal.
 
@@ -354,7 +357,7 @@ def hint(
         float, typer.Option("--timeout", help="Seconds to search for a win.", min=0.01)
     ] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
-    max_log_bytes: MaxLogBytesOption = 2 << 20,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Name the best next move of a log, with the reason.
 
@@ -408,7 +411,7 @@ def verify(
         str | None,
         typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk)."),
     ] = None,
-    max_log_bytes: MaxLogBytesOption = 2 << 20,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
 
@@ -518,7 +521,7 @@ def record(
         list[str],
         typer.Argument(help="Log files to (re)write the expect block of.", metavar="LOG"),
     ],
-    max_log_bytes: MaxLogBytesOption = 2 << 20,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Write or refresh each log's expect block in place.
 
@@ -580,6 +583,9 @@ def _root(
 
 def main() -> None:
     """Console entry point: never a traceback, whatever the input."""
+    for stream in (sys.stdout, sys.stderr):  # a strict encoding (LC_ALL=C, ascii) never crashes
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         app()
     except SystemExit:

@@ -21,6 +21,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+# The most one log may hold. A finished game's log is a few KB and a long one with every undo
+# some 100 KB; a log of the worst kind at this size still replays in a few seconds and well
+# under 400 MB (docs/input-safety.md has the figures).
+MAX_LOG_BYTES = 1 << 20
+
 STDIN = "-"  # the path that means standard input
 STDIN_NAME = "<stdin>"  # what messages call it
 
@@ -172,4 +177,12 @@ def write_atomic(path: str | Path, text: str) -> None:
         raise
 
 
-__all__ = ["STDIN", "STDIN_NAME", "NotRegularFile", "Unreadable", "read_limited", "write_atomic"]
+__all__ = [
+    "MAX_LOG_BYTES",
+    "STDIN",
+    "STDIN_NAME",
+    "NotRegularFile",
+    "Unreadable",
+    "read_limited",
+    "write_atomic",
+]

@@ -18,7 +18,7 @@ import yaml
 from spidercli.actions import Action, ActionSyntaxError, parse_action
 from spidercli.cards import SUIT_NAMES, card_str, card_words, parse_card
 from spidercli.codes import CodeError, GameCode, Layout, Setup, ordered_deck, parse_code
-from spidercli.files import STDIN, STDIN_NAME, Unreadable, read_limited
+from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
 from spidercli.messages import located, quoted, shown
 from spidercli.rules import GAMES, RULESETS
 
@@ -510,11 +510,6 @@ def _expect(c: _Checker, node: yaml.Node) -> Expect:
         else:
             values[name] = c.integer(value, f"expect.{name}")
     return Expect(**values, line=_line(node))
-
-
-# The most one log may hold: a long game with every undo is some 100 KB, so this leaves room;
-# a log at the limit still replays in a few seconds (see docs/input-safety.md).
-MAX_LOG_BYTES = 2 << 20
 
 
 def display_name(path: str | Path) -> str:

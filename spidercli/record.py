@@ -19,9 +19,16 @@ from dataclasses import dataclass
 
 import yaml
 
-from spidercli.files import STDIN, STDIN_NAME, Unreadable, read_limited, write_atomic
+from spidercli.files import (
+    MAX_LOG_BYTES,
+    STDIN,
+    STDIN_NAME,
+    Unreadable,
+    read_limited,
+    write_atomic,
+)
 from spidercli.messages import located
-from spidercli.movelog import MAX_LOG_BYTES, LogError, compose, decode, parse_log
+from spidercli.movelog import LogError, compose, decode, parse_log
 from spidercli.replay import choose_rules, replay
 
 

@@ -20,6 +20,7 @@ from spidercli.cards import (
 )
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
+from spidercli.messages import shown, shown_path
 from spidercli.movelog import Entry
 from spidercli.replay import Report
 
@@ -215,12 +216,12 @@ def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) ->
     log = report.log
     g = report.game
     out = [
-        f"Log      {log.path}",
+        f"Log      {shown_path(log.path)}",
         f"Game     {describe_deal(log.deal)}",
         f"Rules    {report.rules.name} ({report.rules.app})",
     ]
     if log.player is not None:
-        out.append(f"Player   {log.player}")
+        out.append(f"Player   {shown(log.player)}")
     for block in snapshots.blocks:
         out.extend(("", block))
     out.append("")
