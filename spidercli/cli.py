@@ -162,13 +162,14 @@ def replay(
         _dump(report.to_json())
         raise typer.Exit(report.exit_code)
 
-    from spidercli.render import Snapshots, Style, report_text
+    from spidercli.render import Snapshots, Style, report_head, report_tail
 
     style = Style(unicode=unicode, color=_color(color))
-    snaps = Snapshots(which, style, words=describe)
+    sys.stdout.write(report_head(parsed, ruleset))  # the boards follow as they come
+    snaps = Snapshots(which, style, words=describe, write=sys.stdout.write)
     report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, observe=snaps)
     snaps.finish(report.game)
-    sys.stdout.write(report_text(report, snaps, style))
+    sys.stdout.write(report_tail(report, style))
     raise typer.Exit(report.exit_code)
 
 

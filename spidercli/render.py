@@ -7,6 +7,7 @@ a coloured verdict) only when the caller says the output is a terminal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from spidercli.cards import (
@@ -21,8 +22,9 @@ from spidercli.cards import (
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
 from spidercli.messages import shown, shown_path
-from spidercli.movelog import Entry
+from spidercli.movelog import Entry, MoveLog
 from spidercli.replay import Report
+from spidercli.rules import Ruleset
 
 _RED = "\x1b[31m"
 _GREEN = "\x1b[32m"
@@ -156,14 +158,23 @@ class Snapshots:
     """An observer for ``replay`` that keeps the boards the reader asked to see.
 
     ``which``: ``every``, ``none``, or a set of entry indices (0 = the start) and the word
-    ``final``. The board before each refused entry is always kept (unless ``none``).
+    ``final``. The board before each refused entry is always kept (unless ``none``). With
+    ``write``, each block is written as it comes (``report_head`` first, ``report_tail`` last)
+    instead of kept: a long log's boards never sit in memory all at once.
     """
 
-    def __init__(self, which: str | set[object], style: Style, *, words: bool = False) -> None:
+    def __init__(
+        self,
+        which: str | set[object],
+        style: Style,
+        *,
+        words: bool = False,
+        write: Callable[[str], object] | None = None,
+    ) -> None:
         self.which = which
         self.style = style
         self.words = words  # describe each position in words instead of drawing it
-        self.blocks: list[str] = []
+        self.blocks: _Blocks = _Blocks(write)
         self._last: tuple[Entry | None, Game] | None = None
         self._last_shown = False
 
@@ -211,20 +222,43 @@ def _refusal_block(entry: Entry, refusal: Refusal) -> str:
     )
 
 
+class _Blocks(list[str]):
+    """The blocks of a report: kept, or written at once (each after a blank line)."""
+
+    def __init__(self, write: Callable[[str], object] | None) -> None:
+        super().__init__()
+        self.write = write
+
+    def append(self, block: str) -> None:
+        if self.write is None:
+            super().append(block)
+        else:
+            self.write(f"\n\n{block}")
+
+
 def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) -> str:
     """The human report: header, the boards asked for, then the verdict and the figures."""
-    log = report.log
-    g = report.game
+    blocks = "".join(f"\n\n{block}" for block in snapshots.blocks)
+    return report_head(report.log, report.rules) + blocks + report_tail(report, style)
+
+
+def report_head(log: MoveLog, rules: Ruleset) -> str:
+    """The report's first lines (no line break after the last)."""
     out = [
         f"Log      {shown_path(log.path)}",
         f"Game     {describe_deal(log.deal)}",
-        f"Rules    {report.rules.name} ({report.rules.app})",
+        f"Rules    {rules.name} ({rules.app})",
     ]
     if log.player is not None:
         out.append(f"Player   {shown(log.player)}")
-    for block in snapshots.blocks:
-        out.extend(("", block))
-    out.append("")
+    return "\n".join(out)
+
+
+def report_tail(report: Report, style: Style = Style()) -> str:
+    """The verdict and the figures, after the head and the blocks."""
+    log = report.log
+    g = report.game
+    out = ["", ""]
     total = len(log.entries)
     if report.ok:
         verdict = style.paint("VALID", _GREEN)
@@ -264,4 +298,14 @@ def deal_text(deal: Setup, game: Game, style: Style = Style(), *, words: bool = 
     return f"Game     {describe_deal(deal)}\n\n{shown}\n"
 
 
-__all__ = ["Snapshots", "Style", "board", "deal_text", "describe", "describe_deal", "report_text"]
+__all__ = [
+    "Snapshots",
+    "Style",
+    "board",
+    "deal_text",
+    "describe",
+    "describe_deal",
+    "report_head",
+    "report_tail",
+    "report_text",
+]
