@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from spidercli.cards import cards_str, make_card
-from spidercli.messages import quoted
+from spidercli.messages import ascii_note, quoted
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 _CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
@@ -54,8 +54,8 @@ def parse_code(text: str) -> GameCode:
     m = _CODE_RE.fullmatch(text.strip(_BLANKS).upper()) if text.isascii() else None
     if m is None:
         raise CodeError(
-            f"{quoted(text.strip(_BLANKS))} is not a game code: expected SP or SD, the suit count "
-            "1, 2 or 4, "
+            f"{quoted(text.strip(_BLANKS))} is not a game code{ascii_note(text)}: expected SP or "
+            "SD, the suit count 1, 2 or 4, "
             "'-S1', the move rule C or P (optional for SD), '-' and 7 letters A-Z, "
             "as in SP2-S1C-AAAAABD or SD1-S1-AAAAABD"
         )

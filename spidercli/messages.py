@@ -45,6 +45,15 @@ def quoted(text: str, limit: int = LIMIT) -> str:
     return f"'{shown(text, limit)}'"
 
 
+def ascii_note(text: str) -> str:
+    """For a value that must be ASCII: ``" (U+017F is not ASCII)"`` naming its first non-ASCII
+    character, or ``""``."""
+    for ch in text:
+        if ord(ch) > 0x7F:
+            return f" (U+{ord(ch):04X} is not ASCII)"
+    return ""
+
+
 def shown_path(path: str) -> str:
     """A file name to echo: escaped as ``shown``; a very long one keeps its start and its end."""
     if len(path) <= LIMIT:
@@ -61,4 +70,4 @@ def located(path: str | None, line: int | None, message: str) -> str:
     return f"{where}: {message}"
 
 
-__all__ = ["LIMIT", "located", "quoted", "shown", "shown_path"]
+__all__ = ["LIMIT", "ascii_note", "located", "quoted", "shown", "shown_path"]

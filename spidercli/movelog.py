@@ -19,7 +19,7 @@ from spidercli.actions import Action, ActionSyntaxError, parse_action
 from spidercli.cards import SUIT_NAMES, card_str, card_words, parse_card
 from spidercli.codes import CodeError, GameCode, Layout, Setup, ordered_deck, parse_code
 from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
-from spidercli.messages import located, quoted, shown
+from spidercli.messages import ascii_note, located, quoted, shown
 from spidercli.rules import GAMES, RULESETS
 
 try:  # the C parser is several times faster; fall back to the pure-Python one
@@ -231,7 +231,8 @@ class _Checker:
         name = self.word(node, "rules")
         if name not in RULESETS:
             raise self.fail(
-                f"rules: unknown ruleset {quoted(name)}; expected one of {', '.join(RULESETS)}",
+                f"rules: unknown ruleset {quoted(name)}{ascii_note(name)}; expected one of "
+                f"{', '.join(RULESETS)}",
                 node,
             )
         return name
@@ -247,7 +248,8 @@ class _Checker:
             value = int(_CONSTRUCTOR.construct_yaml_int(node))
         except (yaml.YAMLError, ValueError) as err:
             raise self.fail(
-                f"{what}: {quoted(node.value)} is not a usable number (ASCII digits expected)", node
+                f"{what}: {quoted(node.value)} is not a usable number{ascii_note(node.value)}",
+                node,
             ) from err
         if abs(value) > 10**15:
             raise self.fail(f"{what}: {quoted(node.value)} is out of range", node)
@@ -335,7 +337,7 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
             seconds = float(_CONSTRUCTOR.construct_object(node))
         except (yaml.YAMLError, ValueError, OverflowError) as err:
             raise c.fail(
-                f"time: {quoted(node.value)} is not a usable number (ASCII digits expected)", node
+                f"time: {quoted(node.value)} is not a usable number{ascii_note(node.value)}", node
             ) from err
         if not 0 <= seconds < float("inf"):
             raise c.fail(f"time: {quoted(node.value)} must be 0 seconds or more", node)
@@ -407,7 +409,9 @@ def _deal(c: _Checker, node: yaml.Node) -> Setup:
     name = c.word(game_node, "deal.game")
     if name not in GAMES:
         raise c.fail(
-            f"deal.game: {quoted(name)} is not a game; expected spider or spiderette", game_node
+            f"deal.game: {quoted(name)} is not a game{ascii_note(name)}; expected spider or "
+            "spiderette",
+            game_node,
         )
     game = GAMES[name]
 
@@ -417,7 +421,8 @@ def _deal(c: _Checker, node: yaml.Node) -> Setup:
         rule = c.word(rule_node, "deal.rule")
         if rule not in MOVE_RULES:
             raise c.fail(
-                f"deal.rule: {quoted(rule)} is not a move rule; expected classic or permissive",
+                f"deal.rule: {quoted(rule)} is not a move rule{ascii_note(rule)}; expected "
+                "classic or permissive",
                 rule_node,
             )
         permissive = rule == "permissive"
@@ -502,8 +507,8 @@ def _expect(c: _Checker, node: yaml.Node) -> Expect:
             result = c.word(value, "expect.result")
             if result not in RESULTS:
                 raise c.fail(
-                    f"expect.result: {quoted(result)} is not a result; expected one of "
-                    f"{', '.join(RESULTS)}",
+                    f"expect.result: {quoted(result)} is not a result{ascii_note(result)}; "
+                    f"expected one of {', '.join(RESULTS)}",
                     value,
                 )
             values[name] = result
@@ -536,8 +541,10 @@ def read_text(path: str | Path, max_bytes: int = MAX_LOG_BYTES) -> str:
 
 def decode(data: bytes, name: str) -> str:
     """A log's bytes as text (UTF-8, a BOM dropped); ``LogError`` for binary or non-UTF-8."""
-    if b"\0" in data:
-        raise LogError("is a binary file, not a YAML move log", path=name)
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = yaml_line(data[:nul].decode("utf-8", "replace"), nul)
+        raise LogError("is a binary file (a NUL byte), not a YAML move log", path=name, line=line)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
