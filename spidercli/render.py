@@ -177,9 +177,17 @@ class Snapshots:
         self.blocks: _Blocks = _Blocks(write)
         self._last: tuple[Entry | None, Game] | None = None
         self._last_shown = False
+        self._applied = 0  # entries applied so far: the position changes with them only
+        self._drawn: tuple[int, str] | None = None  # the last drawing, and at which position
 
     def show(self, game: Game) -> str:
-        return describe(game) if self.words else board(game, self.style)
+        """The position drawn (or described); a refused entry changes nothing, so a log with
+        many refusals in a row (``--on-illegal skip``) draws the same position once."""
+        if self._drawn is not None and self._drawn[0] == self._applied:
+            return self._drawn[1]
+        text = describe(game) if self.words else board(game, self.style)
+        self._drawn = (self._applied, text)
+        return text
 
     def _wanted(self, index: int) -> bool:
         if self.which == "every":
@@ -196,6 +204,8 @@ class Snapshots:
                 self.blocks.append(f"Board before entry {entry.index}:\n{self.show(game)}")
                 self._last_shown = True
             return
+        if entry is not None:
+            self._applied += 1
         index = 0 if entry is None else entry.index
         shown = self._wanted(index)
         if shown:
