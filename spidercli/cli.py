@@ -343,7 +343,9 @@ def solve(
         try:
             write_atomic(output, text)
         except OSError as err:
-            _fail(f"{output}: cannot be written: {err.strerror or err}", None, False)
+            from spidercli.messages import located
+
+            _fail(located(output, None, f"cannot be written: {err.strerror or err}"), None, False)
     print(
         f"spidercli: solved {setup.name} in {g.moves} moves, score {g.score} ({done})",
         file=sys.stderr,
@@ -531,6 +533,7 @@ def record(
     Comments and layout stay; each file is replaced atomically. Exit status 0 all recorded, 1 a
     log has a refused action (not recorded), 2 a log is unusable.
     """
+    from spidercli.messages import located, shown_path
     from spidercli.movelog import LogError
     from spidercli.record import NotRecorded
     from spidercli.record import record as record_one
@@ -548,11 +551,12 @@ def record(
             status = 2
             continue
         except OSError as err:
-            print(f"spidercli: error: {path}: cannot be written: {err}", file=sys.stderr)
+            why = f"cannot be written: {err.strerror or err}"
+            print(f"spidercli: error: {located(path, None, why)}", file=sys.stderr)
             status = 2
             continue
         what = ", ".join(f"{k} {v}" for k, v in done.expect.items())
-        print(f"{'recorded' if done.changed else 'unchanged'}  {path}  ({what})")
+        print(f"{'recorded' if done.changed else 'unchanged'}  {shown_path(path)}  ({what})")
     raise typer.Exit(status)
 
 

@@ -68,7 +68,7 @@ def check_pair(a: MoveLog, b: MoveLog) -> None:
             raise DuelError(str(err), path=log.path, line=log.game_line) from err
     if a.deal.deal_id != b.deal.deal_id:
         raise DuelError(
-            f"{b.deal.name} is not the deal of {a.path} ({a.deal.name}): "
+            f"{b.deal.name} is not the deal of {shown_path(a.path)} ({a.deal.name}): "
             "both players of a duel play the same cards",
             path=b.path,
             line=b.game_line,
