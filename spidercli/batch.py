@@ -14,7 +14,6 @@ import glob
 import json
 import os
 import signal
-import sys
 import tempfile
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from spidercli.files import MAX_LOG_BYTES, STDIN
+from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
 from spidercli.messages import located, shown, shown_path
 
 VALID = "valid"
@@ -130,10 +129,10 @@ def verify_one(
     rules: str | None = None,
     want_json: bool = True,
     max_bytes: int | None = None,
-    content: bytes | None = None,
+    content: bytes | str | None = None,
 ) -> Verdict:
-    """Read, parse and replay one log (``content``: its bytes, already read); never raises for
-    bad input."""
+    """Read, parse and replay one log (``content``: its bytes, already read, or why they could
+    not be); never raises for bad input."""
     from spidercli.movelog import LogError, decode, display_name, load_log, parse_log
     from spidercli.replay import choose_rules, replay
 
@@ -141,6 +140,8 @@ def verify_one(
     try:
         if content is None:
             log = load_log(path, limit)
+        elif isinstance(content, str):
+            raise LogError(content, path=display_name(path))
         elif len(content) > limit:  # read by the parent (standard input): limit + 1 bytes at most
             raise LogError(
                 f"is larger than the limit of {limit:,} bytes for one log; --max-log-bytes "
@@ -195,7 +196,7 @@ def _invalid(path: str, message: str, line: int | None, want_json: bool) -> Verd
     return Verdict(path, INVALID_INPUT, fields, text)
 
 
-Task = tuple[str, "str | None", bool, "int | None", "bytes | None"]
+Task = tuple[str, "str | None", bool, "int | None", "bytes | str | None"]
 
 
 def _verify_star(task: Task) -> Verdict:
@@ -218,10 +219,13 @@ def _tasks(
 ) -> Iterator[Task]:
     """The workers' tasks; standard input (``-``) is read here, by the parent."""
     for path in paths:
-        data = None
+        data: bytes | str | None = None
         if path == STDIN:
             limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
-            data = sys.stdin.buffer.read(limit + 1)
+            try:
+                data = read_stdin(limit)
+            except Unreadable as err:
+                data = err.message  # its verdict says why
         yield (path, rules, want_json, max_bytes, data)
 
 

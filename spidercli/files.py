@@ -72,7 +72,7 @@ def read_limited(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file (or of standard input for ``-``), at most ``limit`` of them;
     ``Unreadable`` otherwise."""
     if str(path) == STDIN:
-        data = sys.stdin.buffer.read(limit + 1)
+        data = read_stdin(limit)
         if len(data) > limit:
             raise _too_big(limit, f"more than {_size_text(limit)}")
         return data
@@ -121,6 +121,18 @@ def read_limited(path: str | Path, limit: int) -> bytes:
         os.close(fd)
     if len(data) > limit:
         raise _too_big(limit, f"more than {_size_text(limit)}")
+    return data
+
+
+def read_stdin(limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of standard input (the caller checks the limit)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise Unreadable("cannot be read: standard input is closed")
+    try:
+        data: bytes = stream.read(limit + 1)
+    except OSError as err:
+        raise Unreadable(f"cannot be read: {err.strerror or err}") from err
     return data
 
 

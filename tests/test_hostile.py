@@ -433,3 +433,17 @@ def test_corpus_files_are_not_touched_by_record(tmp_path: Path) -> None:
         else:
             assert result.exit_code == 0, (name, result.output)
             assert run("replay", str(copy), "--json").exit_code == 0, name
+
+
+def test_a_closed_standard_input_is_an_input_error() -> None:
+    for args in (["replay", "-"], ["verify", "-", "-j", "1"], ["verify", "-", "-j", "2"]):
+        out = subprocess.run(
+            [sys.executable, "-m", "spidercli", *args],
+            capture_output=True,
+            text=True,
+            preexec_fn=lambda: os.close(0),  # the child starts with no standard input
+            timeout=120,
+            check=False,
+        )
+        assert out.returncode == 2, out.stderr
+        assert "<stdin>: cannot be read: standard input is closed" in out.stdout + out.stderr
