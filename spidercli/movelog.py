@@ -148,7 +148,7 @@ def _line(node: yaml.Node) -> int:
 
 
 def _kind(node: yaml.Node) -> str:
-    return _KIND.get(node.tag, f"a value tagged {node.tag}")
+    return _KIND.get(node.tag, f"a value tagged {shown(node.tag, 80)}")
 
 
 class _Checker:
@@ -186,7 +186,9 @@ class _Checker:
         if node.tag == "tag:yaml.org,2002:merge":
             raise self.fail("YAML merge keys (<<) are not allowed in a move log", node)
         if node.tag not in _STANDARD:
-            raise self.fail(f"custom YAML tags ({node.tag}) are not allowed in a move log", node)
+            raise self.fail(
+                f"custom YAML tags ({shown(node.tag, 80)}) are not allowed in a move log", node
+            )
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 self.visit(key)
@@ -264,7 +266,7 @@ def compose(text: str | bytes, path: str) -> yaml.Node | None:
         mark = err.problem_mark or err.context_mark
         line = None if mark is None else int(mark.line) + 1
         problem = err.problem or err.context or "malformed YAML"
-        raise LogError(f"not valid YAML: {problem}", path=path, line=line) from err
+        raise LogError(f"not valid YAML: {shown(problem)}", path=path, line=line) from err
     except yaml.reader.ReaderError as err:  # a character YAML does not allow: name its line
         where = text if isinstance(text, str) else text.decode("utf-8", "replace")
         char = chr(err.character) if isinstance(err.character, int) else str(err.character)
@@ -275,7 +277,7 @@ def compose(text: str | bytes, path: str) -> yaml.Node | None:
             line=yaml_line(where, err.position),
         ) from err
     except yaml.YAMLError as err:
-        raise LogError(f"not valid YAML: {err}", path=path) from err
+        raise LogError(f"not valid YAML: {shown(str(err))}", path=path) from err
     except RecursionError as err:
         raise LogError("not usable: the YAML is nested too deeply", path=path) from err
 

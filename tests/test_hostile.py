@@ -58,6 +58,7 @@ CORPUS = [
     ("deep.yaml", 2, "deep.yaml:3: not valid YAML"),
     ("double-bom.yaml", 0, "VALID"),
     ("escape-in-action.yaml", 2, "escape-in-action.yaml:2: moves, entry 1: '\\x1b[31m7>1' is"),
+    ("escape-in-tag.yaml", 2, "escape-in-tag.yaml:2: custom YAML tags (tag:\\x1b[2Jaaa"),
     ("escape-in-player.yaml", 0, "Player   \\x1b[2J\\x1b]0;owned\\x07"),
     ("ideographic-space.yaml", 2, "'deal\\u3000' is not an action (U+3000 is not ASCII)"),
     (
