@@ -169,7 +169,7 @@ def verify_one(
         fields["rule"] = first.refusal.rule
         fields["line"] = first.entry.line
         fields["message"] = (
-            f"entry {first.entry.index} `{first.entry.text}`: {first.refusal.message}"
+            f"entry {first.entry.index} `{shown(first.entry.text, 60)}`: {first.refusal.message}"
         )
     elif report.mismatches:
         fields["line"] = log.expect.line if log.expect is not None else None

@@ -373,13 +373,13 @@ def hint(
     report = run_replay(parsed, rules=ruleset)
     if report.illegal:
         bad = report.illegal[0]
-        from spidercli.messages import located
+        from spidercli.messages import located, shown
 
         message = located(
             parsed.path,
             bad.entry.line,
-            f"entry {bad.entry.index} `{bad.entry.text}` is refused ({bad.refusal.rule}): "
-            f"{bad.refusal.message}; no hint for an invalid log",
+            f"entry {bad.entry.index} `{shown(bad.entry.text, 60)}` is refused "
+            f"({bad.refusal.rule}): {bad.refusal.message}; no hint for an invalid log",
         )
         if as_json:
             _dump({"error": {"message": message, "line": bad.entry.line}})

@@ -27,7 +27,7 @@ from spidercli.files import (
     read_limited,
     write_atomic,
 )
-from spidercli.messages import located
+from spidercli.messages import located, shown
 from spidercli.movelog import LogError, compose, decode, parse_log
 from spidercli.replay import choose_rules, replay
 
@@ -201,7 +201,7 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
             located(
                 path,
                 first.entry.line,
-                f"entry {first.entry.index} `{first.entry.text}` is refused "
+                f"entry {first.entry.index} `{shown(first.entry.text, 60)}` is refused "
                 f"({first.refusal.rule}): not recorded",
             )
         )

@@ -147,7 +147,7 @@ def describe(game: Game) -> str:
 
 
 def _after(entry: Entry, word: str = "after") -> str:
-    return f"{word} entry {entry.index} `{entry.text}` (line {entry.line})"
+    return f"{word} entry {entry.index} `{shown(entry.text, 60)}` (line {entry.line})"
 
 
 def _entry_label(entry: Entry | None) -> str:
@@ -227,7 +227,7 @@ class Snapshots:
 def _refusal_block(entry: Entry, refusal: Refusal) -> str:
     cards = f"\n         cards: {cards_str(refusal.cards)}" if refusal.cards else ""
     return (
-        f"ILLEGAL  entry {entry.index} `{entry.text}` (line {entry.line}) is refused: "
+        f"ILLEGAL  entry {entry.index} `{shown(entry.text, 60)}` (line {entry.line}) is refused: "
         f"{refusal.rule}\n         {refusal.message}{cards}"
     )
 

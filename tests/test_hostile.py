@@ -69,6 +69,7 @@ CORPUS = [
     ("kelvin-rules.yaml", 2, "rules: unknown ruleset 'pavou\u212a' (U+212A is not ASCII)"),
     ("lone-cr.yaml", 0, "Player   bob"),
     ("long-action.yaml", 2, "... (49,800 more characters)' is not an action"),
+    ("long-legal-looking-action.yaml", 1, "entry 1 `00000000000000000000000000000000000000000"),
     ("long-player.yaml", 0, "y... (49,800 more characters)"),
     ("long-s-card.yaml", 2, "'9ſ' is not a card (U+017F is not ASCII)"),
     ("long-s-code.yaml", 2, "long-s-code.yaml:1: game: 'ſp1-ſ1c-aaaaaıd' is not a game code"),
@@ -103,7 +104,7 @@ def test_hostile_log_in_verify_and_json(name: str, status: int, message: str) ->
     result = run("verify", f"tests/hostile/{name}", "-f", "jsonl", "-j", "1")
     assert result.exit_code == status
     record = json.loads(result.stdout)
-    assert record["status"] == ("valid" if status == 0 else "invalid-input")
+    assert record["status"] == ["valid", "illegal", "invalid-input"][status]
     if status == 2:
         assert message in record["error"]["message"]
         assert_safe(record["error"]["message"])
@@ -429,8 +430,8 @@ def test_corpus_files_are_not_touched_by_record(tmp_path: Path) -> None:
         shutil.copyfile(HOSTILE / name, copy)
         before = copy.read_bytes()
         result = run("record", str(copy))
-        if status == 2:
-            assert result.exit_code == 2 and copy.read_bytes() == before, name
+        if status:
+            assert result.exit_code == status and copy.read_bytes() == before, name
         else:
             assert result.exit_code == 0, (name, result.output)
             assert run("replay", str(copy), "--json").exit_code == 0, name
