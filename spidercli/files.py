@@ -1,8 +1,9 @@
 """Reading and writing the files spidercli is given, safely.
 
 Reading (``read_limited``): only a regular file, or ``-`` for standard input. A FIFO, a device
-or a socket is refused without blocking (the file is opened non-blocking and checked before a
-byte is read), and at most ``limit`` bytes are read: a bigger file is refused before it is parsed.
+or a socket is refused without blocking: the path is looked at before it is opened, then opened
+non-blocking and checked again before a byte is read. At most ``limit`` bytes are read: a bigger
+file is refused before it is parsed.
 
 Writing (``write_atomic``): a crash never leaves half a file. The text goes to a temporary file
 beside the target, is flushed to disk, then renamed over the target (atomic on POSIX and
@@ -76,6 +77,12 @@ def read_limited(path: str | Path, limit: int) -> bytes:
         if len(data) > limit:
             raise _too_big(limit, f"more than {_size_text(limit)}")
         return data
+    # Looked at before it is opened (opening some devices does something), then opened
+    # non-blocking and looked at again: what was swapped in between is refused too.
+    with contextlib.suppress(OSError):  # the open below says why it cannot be used
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise Unreadable(_not_regular(mode))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     try:
