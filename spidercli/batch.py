@@ -282,7 +282,7 @@ def verify_all(
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     try:
         with pool:  # leaving it, however, ends the workers
-            yield from pool.imap(_verify_star, tasks, chunksize=8)
+            yield from pool.imap(_verify_star, tasks, chunksize=32)
     finally:
         if main:
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
