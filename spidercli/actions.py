@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spidercli.messages import ascii_note, quoted
+
 
 class ActionSyntaxError(ValueError):
     """Text that is not an action at all (as opposed to an action the rules refuse)."""
@@ -74,10 +76,13 @@ DEAL = Deal()
 UNDO = Undo()
 FINISH = Finish()
 
+# ASCII only: digits 0-9, and blanks that are spaces and tabs (``\s`` and ``str.strip`` would
+# take any Unicode blank, and ``str.lower`` maps some non-ASCII letters to ASCII ones).
 _NUM = r"([0-9]+)"
-_MOVE_RE = re.compile(rf"{_NUM}\s*>\s*{_NUM}(?:\s*:\s*{_NUM})?")
-_TAP_RE = re.compile(rf"tap\s+{_NUM}(?:\s*:\s*{_NUM})?")
-_FLIP_RE = re.compile(rf"flip\s+{_NUM}")
+_B = r"[ \t]"
+_MOVE_RE = re.compile(rf"{_NUM}{_B}*>{_B}*{_NUM}(?:{_B}*:{_B}*{_NUM})?")
+_TAP_RE = re.compile(rf"tap{_B}+{_NUM}(?:{_B}*:{_B}*{_NUM})?")
+_FLIP_RE = re.compile(rf"flip{_B}+{_NUM}")
 _WORDS: dict[str, Action] = {"deal": DEAL, "undo": UNDO, "finish": FINISH}
 
 # Numbers past this are out of every range anyway; capping them keeps int() cheap and bounded.
@@ -111,7 +116,7 @@ _PARSED: dict[str, Action] = {}
 
 
 def _parse(text: str) -> Action:
-    s = text.strip().lower()
+    s = text.strip(" \t").lower() if text.isascii() else ""
     word = _WORDS.get(s)
     if word is not None:
         return word
@@ -125,6 +130,6 @@ def _parse(text: str) -> Action:
     if m:
         return Flip(_num(m[1]))
     raise ActionSyntaxError(
-        f"{text!r} is not an action: expected S>T, S>T:K, deal, undo, tap S, tap S:K, "
-        "flip N or finish (S, T, N column numbers, K a card count)"
+        f"{quoted(text)} is not an action{ascii_note(text)}: expected S>T, S>T:K, deal, undo, "
+        "tap S, tap S:K, flip N or finish (S, T, N column numbers, K a card count)"
     )

@@ -8,16 +8,22 @@ after it is written: memory does not grow with the number of logs (beyond the li
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import os
 import re
+import signal
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
+
+from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
+from spidercli.messages import located, shown, shown_path
 
 VALID = "valid"
 ILLEGAL = "illegal"
@@ -60,48 +66,96 @@ class Verdict:
 def find_logs(paths: Iterable[str]) -> Iterator[str]:
     """Files as given; directories searched recursively for ``*.yaml``/``*.yml`` (each
     directory's entries in name order, subdirectories in their place); glob patterns expanded
-    (sorted). A path that matches nothing is passed on as it is, so that its verdict says why.
-    Lazy: a directory of 100,000 logs is never held in memory as a whole."""
+    (sorted). A path that matches nothing is passed on as it is, so that its verdict says why;
+    ``-`` (standard input) too.
+
+    Each file comes once, however many paths lead to it (links, a folder given twice): the
+    resolved paths are remembered. Symbolic links to folders are followed, but never into a
+    folder already being searched or searched before (a link loop ends there). Names starting
+    with a dot (``.git``, ``.venv``, ``.draft.yaml``) are skipped while searching a folder, as
+    globs skip them; given by name, they are searched. Lazy: a directory of 100,000 logs is never
+    held in memory as a whole (only the set of resolved paths seen)."""
+    seen: set[str] = set()
+    folders: set[tuple[int, int]] = set()
     for arg in paths:
-        if os.path.isdir(arg):
-            yield from _walk(arg)
-        elif os.path.exists(arg) or not glob.has_magic(arg):
+        if arg == STDIN:
             yield arg
+        elif os.path.isdir(arg):
+            yield from _walk(arg, seen, folders)
+        elif os.path.lexists(arg) or not glob.has_magic(arg):
+            yield from _once(arg, seen)
         else:
             matches = sorted(glob.iglob(arg, recursive=True))
             if not matches:
                 yield arg
             for match in matches:
                 if os.path.isdir(match):
-                    yield from _walk(match)
+                    yield from _walk(match, seen, folders)
                 else:
-                    yield match
+                    yield from _once(match, seen)
 
 
-def _walk(directory: str) -> Iterator[str]:
+def _once(path: str, seen: set[str]) -> Iterator[str]:
+    """``path``, unless a path to the same file was given before."""
     try:
+        key = os.path.realpath(path)
+    except (OSError, ValueError):  # pragma: no cover - realpath is lenient
+        key = path
+    if key not in seen:
+        seen.add(key)
+        yield path
+
+
+def _walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iterator[str]:
+    try:
+        info = os.stat(directory)
         names = sorted(os.listdir(directory))
     except OSError:
-        yield directory  # its verdict will say why it cannot be read
+        yield from _once(directory, seen)  # its verdict will say why it cannot be read
         return
+    folder = (info.st_dev, info.st_ino)
+    if folder in folders:  # a link back to a folder searched before (or a loop): once is enough
+        return
+    folders.add(folder)
     for name in names:
+        if name.startswith("."):
+            continue
         full = os.path.join(directory, name)
         if os.path.isdir(full):
-            yield from _walk(full)
+            yield from _walk(full, seen, folders)
         elif name.endswith((".yaml", ".yml")):
-            yield full
+            yield from _once(full, seen)
 
 
 def verify_one(
-    path: str, rules: str | None = None, want_json: bool = True, html_dir: str | None = None
+    path: str,
+    rules: str | None = None,
+    want_json: bool = True,
+    max_bytes: int | None = None,
+    content: bytes | str | None = None,
+    html_dir: str | None = None,
 ) -> Verdict:
-    """Read, parse and replay one log; never raises for bad input. With ``html_dir``, a log
-    that is not valid gets an HTML page there."""
-    from spidercli.movelog import LogError, load_log
+    """Read, parse and replay one log (``content``: its bytes, already read, or why they could
+    not be); never raises for bad input. With ``html_dir``, a log that is not valid gets an
+    HTML page there."""
+    from spidercli.movelog import LogError, decode, display_name, load_log, parse_log
     from spidercli.replay import choose_rules, replay
 
+    limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
     try:
-        log = load_log(path)
+        if content is None:
+            log = load_log(path, limit)
+        elif isinstance(content, str):
+            raise LogError(content, path=display_name(path))
+        elif len(content) > limit:  # read by the parent (standard input): limit + 1 bytes at most
+            raise LogError(
+                f"is larger than the limit of {limit:,} bytes for one log; --max-log-bytes "
+                "raises it",
+                path=display_name(path),
+            )
+        else:
+            name = display_name(path)
+            log = parse_log(decode(content, name), name)
         ruleset = choose_rules(log, rules)  # RulesError is a LogError
     except LogError as err:
         verdict = _invalid(path, str(err), err.line, want_json)
@@ -131,7 +185,7 @@ def verify_one(
         fields["rule"] = first.refusal.rule
         fields["line"] = first.entry.line
         fields["message"] = (
-            f"entry {first.entry.index} `{first.entry.text}`: {first.refusal.message}"
+            f"entry {first.entry.index} `{shown(first.entry.text, 60)}`: {first.refusal.message}"
         )
     elif report.mismatches:
         fields["line"] = log.expect.line if log.expect is not None else None
@@ -163,10 +217,62 @@ def _invalid(path: str, message: str, line: int | None, want_json: bool) -> Verd
     return Verdict(path, INVALID_INPUT, fields, text)
 
 
-def _verify_star(args: tuple[str, str | None, bool, str | None]) -> Verdict:
+Task = tuple[str, "str | None", bool, "int | None", "bytes | str | None", "str | None"]
+
+
+def _verify_star(task: Task) -> Verdict:
+    """One task in a worker: whatever happens, a verdict for this file alone (a bug met on one
+    file never costs another file's verdict)."""
     start = time.perf_counter()
-    verdict = verify_one(*args)
+    try:
+        verdict = verify_one(*task)
+    except Exception as err:  # a bug, not the input's fault: say so, and go on
+        message = located(
+            task[0],
+            None,
+            f"internal error: {type(err).__name__}: {shown(str(err))}. Please report it with "
+            "this log.",
+        )
+        verdict = _invalid(task[0], message, None, task[2])
     return replace(verdict, seconds=time.perf_counter() - start)
+
+
+def _tasks(
+    paths: Iterable[str],
+    rules: str | None,
+    want_json: bool,
+    max_bytes: int | None,
+    html_dir: str | None,
+) -> Iterator[Task]:
+    """The workers' tasks; standard input (``-``) is read here, by the parent."""
+    for path in paths:
+        data: bytes | str | None = None
+        if path == STDIN:
+            limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
+            try:
+                data = read_stdin(limit)
+            except Unreadable as err:
+                data = err.message  # its verdict says why
+        yield (path, rules, want_json, max_bytes, data, html_dir)
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+_MASKS = hasattr(signal, "pthread_sigmask")
+
+
+def _worker_init() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the parent alone handles it (and
+    ends the workers), so a worker prints no traceback. SIGTERM ends a worker quietly. Both
+    signals are blocked while the workers start (see ``verify_all``): one that comes before
+    this has run waits, and then has these effects, instead of being lost."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if _MASKS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def verify_all(
@@ -175,13 +281,16 @@ def verify_all(
     rules: str | None,
     jobs: int,
     want_json: bool,
+    max_bytes: int | None = None,
     html_dir: str | None = None,
-) -> Iterator[Verdict]:
+) -> Generator[Verdict, None, None]:
     """Verdicts in the order of ``paths``, from ``jobs`` worker processes (1: in this one).
 
     ``paths`` is consumed lazily: the pool's feeder blocks once the pipe to the workers is full,
-    so neither the paths nor the results pile up."""
-    tasks = ((p, rules, want_json, html_dir) for p in paths)
+    so neither the paths nor the results pile up. Ctrl-C or SIGTERM in the parent ends the
+    workers (none is left behind) and is raised on: ``KeyboardInterrupt``, or ``SystemExit``
+    with status 143."""
+    tasks = _tasks(paths, rules, want_json, max_bytes, html_dir)
     if jobs <= 1:
         for task in tasks:
             yield _verify_star(task)
@@ -189,8 +298,22 @@ def verify_all(
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with context.Pool(jobs) as pool:
-        yield from pool.imap(_verify_star, tasks, chunksize=32)
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if main else None
+    # The workers (and the pool's threads, which start new workers) begin with SIGINT and
+    # SIGTERM blocked, so a signal can never reach a worker before its handlers are set.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) if _MASKS else None
+    try:
+        pool = context.Pool(jobs, initializer=_worker_init)
+    finally:
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    try:
+        with pool:  # leaving it, however, ends the workers
+            yield from pool.imap(_verify_star, tasks, chunksize=32)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 # ------------------------------------------------------------------ text safe for each format
@@ -323,13 +446,13 @@ class TableWriter(Writer):
             detail = (
                 f"{f['result']}, {f['moves']} move{'s' * (f['moves'] != 1)}, score {f['score']}, "
                 f"runs {f['runs']}"
-                f"{' (' + f['player'] + ')' if f['player'] else ''}"
+                f"{' (' + shown(f['player']) + ')' if f['player'] else ''}"
             )
             if f["message"]:
                 where = f" at line {f['line']}" if f["line"] else ""
                 detail += f"; {f['rule'] or 'expect'}{where}: {f['message']}"
         label = v.status.upper() if v.status != VALID else "valid"
-        self.out.write(f"{label:<14} {v.file}  {detail}\n")
+        self.out.write(f"{label:<14} {shown_path(v.file)}  {detail}\n")
 
     def close(self, tally: Tally) -> None:
         self.out.write(f"\n{tally.summary()}\n")
@@ -464,6 +587,7 @@ def run_batch(
     tick: Callable[[Verdict], None] | None = None,
     html_dir: str | None = None,
     quiet: bool = False,
+    max_bytes: int | None = None,
 ) -> Tally:
     """Verify ``paths`` and write every verdict to ``out``; return the tally. With
     ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there.
@@ -477,16 +601,25 @@ def run_batch(
         from spidercli.html import PageIndex
 
         index = PageIndex(html_dir)
-    for verdict in verify_all(
-        paths, rules=rules, jobs=jobs, want_json=want_json, html_dir=html_dir
-    ):
-        tally.counts[verdict.status] += 1
-        if not (quiet and verdict.status == VALID and fmt != "junit"):
-            writer.write(verdict)
-        if index is not None and verdict.status != VALID:
-            index.add(verdict.file, verdict.status, str(verdict.fields["message"]), verdict.page)
-        if tick is not None:
-            tick(verdict)
+    verdicts = verify_all(
+        paths,
+        rules=rules,
+        jobs=jobs,
+        want_json=want_json,
+        max_bytes=max_bytes,
+        html_dir=html_dir,
+    )
+    with contextlib.closing(verdicts):  # an exception here ends the workers at once
+        for verdict in verdicts:
+            tally.counts[verdict.status] += 1
+            if not (quiet and verdict.status == VALID and fmt != "junit"):
+                writer.write(verdict)
+            if index is not None and verdict.status != VALID:
+                index.add(
+                    verdict.file, verdict.status, str(verdict.fields["message"]), verdict.page
+                )
+            if tick is not None:
+                tick(verdict)
     writer.close(tally)
     if index is not None:
         index.close(tally.summary())

@@ -7,6 +7,8 @@ and in a one-suit descending run each card is exactly the one before it minus 1.
 
 from __future__ import annotations
 
+from spidercli.messages import ascii_note, quoted
+
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
@@ -68,11 +70,13 @@ def card_words(card: int) -> str:
 
 
 def parse_card(text: str) -> int:
-    """Parse ``TS``, ``10s``, ``qh``...; raise ``ValueError`` for anything else."""
-    card = _BY_NAME.get(text.strip().upper())
+    """Parse ``TS``, ``10s``, ``qh``...; raise ``ValueError`` for anything else (ASCII only:
+    ``str.upper`` would turn some other letters into ASCII ones)."""
+    card = _BY_NAME.get(text.strip(" \t").upper()) if text.isascii() else None
     if card is None:
         raise ValueError(
-            f"{text!r} is not a card: expected a rank (A 2-9 T J Q K, or 10) and a suit (S H D C)"
+            f"{quoted(text)} is not a card{ascii_note(text)}: expected a rank (A 2-9 T J Q K, "
+            "or 10) and a suit (S H D C)"
         )
     return card
 

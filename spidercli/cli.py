@@ -14,6 +14,8 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from spidercli.files import MAX_LOG_BYTES
+
 app = typer.Typer(
     name="spidercli",
     add_completion=True,
@@ -31,7 +33,9 @@ DescribeOption = Annotated[
         help="Describe each position in words (for screen readers) instead of drawing it.",
     ),
 ]
-LogArgument = Annotated[str, typer.Argument(help="The YAML move log.", show_default=False)]
+LogArgument = Annotated[
+    str, typer.Argument(help="The YAML move log (- for standard input).", show_default=False)
+]
 RulesOverride = Annotated[
     str | None,
     typer.Option("--rules", help="Ruleset (classic, duel, pavouk, kpat); overrides the log's."),
@@ -44,6 +48,15 @@ PathsArgument = Annotated[
     list[str],
     typer.Argument(
         help="Log files, directories (searched for *.yaml, *.yml) and globs.", metavar="PATH"
+    ),
+]
+MaxLogBytesOption = Annotated[
+    int,
+    typer.Option(
+        "--max-log-bytes",
+        help=f"Refuse a log bigger than this many bytes (default {MAX_LOG_BYTES}, 1 MiB).",
+        min=1,
+        show_default=False,
     ),
 ]
 ColorOption = Annotated[
@@ -82,6 +95,12 @@ SvgOption = Annotated[
 ]
 
 
+def _shown_path(path: str) -> str:
+    from spidercli.messages import shown_path
+
+    return shown_path(path)
+
+
 def _write(path: str, text: str) -> None:
     """Write an output file the user named, or fail (exit 2) saying why."""
     from spidercli.files import write_atomic
@@ -89,7 +108,9 @@ def _write(path: str, text: str) -> None:
     try:
         write_atomic(path, text)
     except OSError as err:
-        _fail(f"{path}: cannot be written: {err.strerror or err}", None, False)
+        from spidercli.messages import located
+
+        _fail(located(path, None, f"cannot be written: {err.strerror or err}"), None, False)
 
 
 class OnIllegal(str, Enum):
@@ -132,13 +153,13 @@ def _parse_show(value: str) -> str | set[object]:
     return which
 
 
-def _load(log: str, rules: str | None, as_json: bool) -> Any:
+def _load(log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> Any:
     """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
     from spidercli.movelog import LogError, load_log
     from spidercli.replay import choose_rules
 
     try:
-        parsed = load_log(log)
+        parsed = load_log(log, max_bytes)
         return parsed, choose_rules(parsed, rules)  # RulesError is a LogError
     except LogError as err:
         _fail(str(err), err.line, as_json)
@@ -147,7 +168,10 @@ def _load(log: str, rules: str | None, as_json: bool) -> Any:
 def _dump(obj: Any) -> None:
     from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
 
-    print(utf8_safe(json.dumps(obj, indent=2, ensure_ascii=False)))
+    # Streamed, so a big report never sits in memory twice.
+    for chunk in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(obj):
+        sys.stdout.write(utf8_safe(chunk))
+    sys.stdout.write("\n")
 
 
 @app.command()
@@ -178,6 +202,7 @@ def replay(
     ] = None,
     svg_file: SvgOption = None,
     lang: LangOption = None,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Replay and verify a move log, and score it.
 
@@ -206,12 +231,12 @@ def replay(
             None,
             as_json,
         )
-    parsed, ruleset = _load(log, rules, as_json)
+    parsed, ruleset = _load(log, rules, as_json, max_log_bytes)
     entries = len(parsed.entries)
     past = sorted(n for n in which if isinstance(n, int) and n > entries) if which else []
     if past and isinstance(which, set):
         _fail(
-            f"--show: entry {past[0]} is past the end of {log}, which has "
+            f"--show: entry {past[0]} is past the end of {_shown_path(log)}, which has "
             f"{entries} entr{'y' if entries == 1 else 'ies'} (0 is the start)",
             None,
             as_json,
@@ -225,17 +250,18 @@ def replay(
         _dump(report.to_json())
         raise typer.Exit(report.exit_code)
 
-    from spidercli.render import Snapshots, Style, report_text
+    from spidercli.render import Snapshots, Style, report_head, report_tail
 
     style = Style(unicode=unicode, color=_color(color))
-    snaps = Snapshots(which, style, words=describe)
+    sys.stdout.write(report_head(parsed, ruleset))  # the boards follow as they come
+    snaps = Snapshots(which, style, words=describe, write=sys.stdout.write)
     recorder = _recorder(snaps) if pictures else None
     report = run_replay(
         parsed, rules=ruleset, on_illegal=on_illegal.value, observe=recorder or snaps
     )
     snaps.finish(report.game)
     _pictures(report, recorder, html_file, svg_file, which)
-    sys.stdout.write(report_text(report, snaps, style))
+    sys.stdout.write(report_tail(report, style))
     raise typer.Exit(report.exit_code)
 
 
@@ -268,6 +294,7 @@ def duel(
     log_a: Annotated[str, typer.Argument(help="Player A's YAML move log.", show_default=False)],
     log_b: Annotated[str, typer.Argument(help="Player B's YAML move log.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON verdict.")] = False,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Judge a StarGames duel between two logs of one deal.
 
@@ -285,8 +312,8 @@ def duel(
     from spidercli.movelog import LogError, load_log
 
     try:
-        a = load_log(log_a)
-        b = load_log(log_b)
+        a = load_log(log_a, max_log_bytes)
+        b = load_log(log_b, max_log_bytes)
         verdict = judge(a, b)
     except LogError as err:  # DuelError is one
         _fail(str(err), err.line, as_json)
@@ -451,12 +478,7 @@ def solve(
     if output is None:
         sys.stdout.write(text)
     else:
-        from spidercli.files import write_atomic
-
-        try:
-            write_atomic(output, text)
-        except OSError as err:
-            _fail(f"{output}: cannot be written: {err.strerror or err}", None, False)
+        _write(output, text)
     print(
         f"spidercli: solved {setup.name} in {g.moves} moves, score {g.score} ({done})",
         file=sys.stderr,
@@ -471,6 +493,7 @@ def hint(
         float, typer.Option("--timeout", help="Seconds to search for a win.", min=0.01)
     ] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Name the best next move of a log, with the reason.
 
@@ -487,13 +510,17 @@ def hint(
     from spidercli.replay import replay as run_replay
     from spidercli.solution import hint as find_hint
 
-    parsed, ruleset = _load(log, rules, as_json)
+    parsed, ruleset = _load(log, rules, as_json, max_log_bytes)
     report = run_replay(parsed, rules=ruleset)
     if report.illegal:
         bad = report.illegal[0]
-        message = (
-            f"{log}, line {bad.entry.line}: entry {bad.entry.index} `{bad.entry.text}` is refused "
-            f"({bad.refusal.rule}): {bad.refusal.message}; no hint for an invalid log"
+        from spidercli.messages import located, shown
+
+        message = located(
+            parsed.path,
+            bad.entry.line,
+            f"entry {bad.entry.index} `{shown(bad.entry.text, 60)}` is refused "
+            f"({bad.refusal.rule}): {bad.refusal.message}; no hint for an invalid log",
         )
         if as_json:
             _dump({"error": {"message": message, "line": bad.entry.line}})
@@ -552,6 +579,7 @@ def verify(
         bool,
         typer.Option("--quiet", "-q", help="List only the logs that are not valid."),
     ] = False,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
 
@@ -568,11 +596,12 @@ def verify(
     from itertools import chain
 
     from spidercli.batch import find_logs, run_batch
+    from spidercli.messages import quoted
     from spidercli.rules import RULESETS
 
-    if rules is not None and rules.strip().lower() not in RULESETS:
+    if rules is not None and (not rules.isascii() or rules.strip(" \t").lower() not in RULESETS):
         _fail(
-            f"--rules: unknown ruleset {rules!r}; expected one of {', '.join(RULESETS)}",
+            f"--rules: unknown ruleset {quoted(rules)}; expected one of {', '.join(RULESETS)}",
             None,
             False,
         )
@@ -609,6 +638,7 @@ def verify(
             tick=tick,
             html_dir=html_dir,
             quiet=quiet,
+            max_bytes=max_log_bytes,
         )
     finally:
         if bar is not None:
@@ -693,6 +723,7 @@ def record(
         list[str],
         typer.Argument(help="Log files to (re)write the expect block of.", metavar="LOG"),
     ],
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
 ) -> None:
     """Write or refresh each log's expect block in place.
 
@@ -707,6 +738,7 @@ def record(
     Exit status: 0 all recorded; 1 a log has a refused action (not
     recorded); 2 a log is unusable.
     """
+    from spidercli.messages import located, shown_path
     from spidercli.movelog import LogError
     from spidercli.record import NotRecorded
     from spidercli.record import record as record_one
@@ -714,7 +746,7 @@ def record(
     status = 0
     for path in logs:
         try:
-            done = record_one(path)
+            done = record_one(path, max_log_bytes)
         except NotRecorded as err:
             print(f"spidercli: {err}", file=sys.stderr)
             status = max(status, 1)
@@ -724,11 +756,12 @@ def record(
             status = 2
             continue
         except OSError as err:
-            print(f"spidercli: error: {path}: cannot be written: {err}", file=sys.stderr)
+            why = f"cannot be written: {err.strerror or err}"
+            print(f"spidercli: error: {located(path, None, why)}", file=sys.stderr)
             status = 2
             continue
         what = ", ".join(f"{k} {v}" for k, v in done.expect.items())
-        print(f"{'recorded' if done.changed else 'unchanged'}  {path}  ({what})")
+        print(f"{'recorded' if done.changed else 'unchanged'}  {shown_path(path)}  ({what})")
     raise typer.Exit(status)
 
 
@@ -769,17 +802,12 @@ def import_kpat(
     except SaveError as err:
         _fail(str(err), err.line, False)
     if imported.warning:
-        print(f"spidercli: warning: {save}: {imported.warning}", file=sys.stderr)
+        print(f"spidercli: warning: {_shown_path(save)}: {imported.warning}", file=sys.stderr)
     text = imported.log_text()
     if output is None:
         sys.stdout.write(text)
     else:
-        from spidercli.files import write_atomic
-
-        try:
-            write_atomic(output, text)
-        except OSError as err:
-            _fail(f"{output}: cannot be written: {err.strerror or err}", None, False)
+        _write(output, text)
     n = len(imported.actions)
     print(
         f"spidercli: imported {imported.setup.name}: {n} action{'s' * (n != 1)}",
@@ -870,6 +898,9 @@ def _quiet_exit_after_broken_pipe() -> NoReturn:
 
 def main() -> None:
     """Console entry point: never a traceback, whatever the input."""
+    for stream in (sys.stdout, sys.stderr):  # a strict encoding (LC_ALL=C, ascii) never crashes
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     sys.stdout = _PipeGuard(sys.stdout)
     try:
         try:

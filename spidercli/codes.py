@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 
 from spidercli.cards import cards_str, make_card
 from spidercli.kpatdeal import KPAT_MAX_DEAL, kpat_cards
+from spidercli.messages import ascii_note, quoted
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 _CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
 _KP_RE = re.compile(r"KP([0-9])-([0-9]+)")
 _MASK = (1 << 64) - 1
+_BLANKS = " \t\r\n"  # ASCII blanks only
 
 
 class CodeError(ValueError):
@@ -54,16 +56,18 @@ def seed_letters(seed: int) -> str:
 
 
 def parse_code(text: str) -> GameCode:
-    """Parse a game code (case-insensitive, blanks around it ignored)."""
+    """Parse a game code (ASCII, case-insensitive, spaces and tabs around it ignored)."""
     if not isinstance(text, str):
         raise CodeError(f"a game code must be text, not {type(text).__name__}")
-    upper = text.strip().upper()
+    # ASCII first: str.upper() maps some other letters to ASCII ones (U+017F to S, U+0131 to I).
+    upper = text.strip(_BLANKS).upper() if text.isascii() else ""
     if upper.startswith("KP"):
-        return _parse_kpat(text.strip(), upper)
-    m = _CODE_RE.fullmatch(upper)
+        return _parse_kpat(text.strip(_BLANKS), upper)
+    m = _CODE_RE.fullmatch(upper) if upper else None
     if m is None:
         raise CodeError(
-            f"{text.strip()!r} is not a game code: expected SP or SD, the suit count 1, 2 or 4, "
+            f"{quoted(text.strip(_BLANKS))} is not a game code{ascii_note(text)}: expected SP or "
+            "SD, the suit count 1, 2 or 4, "
             "'-S1', the move rule C or P (optional for SD), '-' and 7 letters A-Z, "
             "as in SP2-S1C-AAAAABD or SD1-S1-AAAAABD"
         )
@@ -83,20 +87,23 @@ def _parse_kpat(text: str, upper: str) -> GameCode:
     m = _KP_RE.fullmatch(upper)
     if m is None:
         raise CodeError(
-            f"{text!r} is not a game code: a KPat deal is KP, the suit count 1, 2 or 4, '-' and "
-            f"KPat's deal number 1 to {KPAT_MAX_DEAL}, as in KP2-17"
+            f"{quoted(text)} is not a game code: a KPat deal is KP, the suit count 1, 2 or 4, "
+            f"'-' and KPat's deal number 1 to {KPAT_MAX_DEAL}, as in KP2-17"
         )
     suits, digits = int(m.group(1)), m.group(2).lstrip("0")
     if suits == 3:
         raise CodeError(
-            f"{text!r}: KPat's 3-suit Spider has no spidercli deck; KP codes take 1, 2 or 4 suits"
+            f"{quoted(text)}: KPat's 3-suit Spider has no spidercli deck; KP codes take 1, 2 "
+            "or 4 suits"
         )
     if suits not in (1, 2, 4):
-        raise CodeError(f"{text!r} is not a game code: KP codes take 1, 2 or 4 suits, not {suits}")
+        raise CodeError(
+            f"{quoted(text)} is not a game code: KP codes take 1, 2 or 4 suits, not {suits}"
+        )
     if not digits or len(digits) > 10 or int(digits) > KPAT_MAX_DEAL:
         shown = digits[:12] + "..." if len(digits) > 12 else digits or "0"
         raise CodeError(
-            f"{text!r}: deal number {shown} is out of range; KPat numbers its deals "
+            f"{quoted(text)}: deal number {shown} is out of range; KPat numbers its deals "
             f"1 to {KPAT_MAX_DEAL}"
         )
     return GameCode(SPIDER, suits, False, int(digits), "KP")

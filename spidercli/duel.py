@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from spidercli.messages import shown, shown_path
 from spidercli.movelog import LogError, MoveLog
 from spidercli.replay import Report, replay
 from spidercli.rules import DUEL, check_playable
@@ -67,7 +68,7 @@ def check_pair(a: MoveLog, b: MoveLog) -> None:
             raise DuelError(str(err), path=log.path, line=log.game_line) from err
     if a.deal.deal_id != b.deal.deal_id:
         raise DuelError(
-            f"{b.deal.name} is not the deal of {a.path} ({a.deal.name}): "
+            f"{b.deal.name} is not the deal of {shown_path(a.path)} ({a.deal.name}): "
             "both players of a duel play the same cards",
             path=b.path,
             line=b.game_line,
@@ -131,8 +132,8 @@ def duel_text(verdict: Verdict) -> str:
 
     rows = [
         ("", "A", "B"),
-        ("Log", ra.log.path, rb.log.path),
-        ("Player", ra.log.player or "-", rb.log.player or "-"),
+        ("Log", shown_path(ra.log.path), shown_path(rb.log.path)),
+        ("Player", shown(ra.log.player or "-"), shown(rb.log.player or "-")),
         ("Verdict", status(ra), status(rb)),
         ("Result", ra.result, rb.result),
         ("Score", str(ra.game.score), str(rb.game.score)),

@@ -1,34 +1,207 @@
-"""Writing files so that a crash never leaves half a file: write a temporary file beside the
-target, flush it to disk, then rename it over the target (atomic on POSIX and Windows)."""
+"""Reading and writing the files spidercli is given, safely.
+
+Reading (``read_limited``): only a regular file, or ``-`` for standard input. A FIFO, a device
+or a socket is refused without blocking: the path is looked at before it is opened, then opened
+non-blocking and checked again before a byte is read. At most ``limit`` bytes are read: a bigger
+file is refused before it is parsed.
+
+Writing (``write_atomic``): a crash never leaves half a file. The text goes to a temporary file
+beside the target, is flushed to disk, then renamed over the target (atomic on POSIX and
+Windows). A symbolic link is followed (the link stays, the file it points to is replaced); the
+file keeps its permission bits, and a new file gets the usual ones (0666 less the umask); anything
+that is not a regular file (a FIFO, a device, a directory) is refused and left alone.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import stat
+import sys
 import tempfile
 from pathlib import Path
 
+# The most one log may hold. A finished game's log is a few KB and a long one with every undo
+# some 100 KB; a log of the worst kind at this size still replays in a few seconds and well
+# under 400 MB (docs/input-safety.md has the figures).
+MAX_LOG_BYTES = 1 << 20
+
+STDIN = "-"  # the path that means standard input
+STDIN_NAME = "<stdin>"  # what messages call it
+
+
+class Unreadable(Exception):
+    """A file that is not read: ``message`` says why (the caller names the file)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotRegularFile(OSError):
+    """A path to write that exists and is not a regular file: it is left alone."""
+
+
+def kind_of(mode: int) -> str:
+    """What a file of this ``st_mode`` is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _size_text(n: int) -> str:
+    return f"{n / (1 << 20):g} MiB" if n >= 1 << 20 and n % (1 << 16) == 0 else f"{n:,} bytes"
+
+
+def _too_big(limit: int, size: str) -> Unreadable:
+    return Unreadable(
+        f"is larger ({size}) than the limit of {_size_text(limit)} for one log; "
+        "--max-log-bytes raises it"
+    )
+
+
+def read_limited(path: str | Path, limit: int) -> bytes:
+    """The bytes of a regular file (or of standard input for ``-``), at most ``limit`` of them;
+    ``Unreadable`` otherwise."""
+    if str(path) == STDIN:
+        data = read_stdin(limit)
+        if len(data) > limit:
+            raise _too_big(limit, f"more than {_size_text(limit)}")
+        return data
+    # Looked at before it is opened (opening some devices does something), then opened
+    # non-blocking and looked at again: what was swapped in between is refused too.
+    with contextlib.suppress(OSError):  # the open below says why it cannot be used
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise Unreadable(_not_regular(mode))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError as err:
+        raise Unreadable("no such file") from err
+    except IsADirectoryError as err:  # Windows
+        raise Unreadable("is a directory, not a move log file") from err
+    except PermissionError as err:
+        raise Unreadable("cannot be read: permission denied") from err
+    except OSError as err:
+        if err.errno == errno.ENXIO:  # a socket, or a FIFO's peer gone
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                mode = 0
+            if mode and not stat.S_ISREG(mode):
+                raise Unreadable(_not_regular(mode)) from err
+        if err.errno == errno.ELOOP:
+            raise Unreadable("cannot be read: a loop of symbolic links") from err
+        raise Unreadable(f"cannot be read: {err.strerror or err}") from err
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable(_not_regular(info.st_mode))
+        if info.st_size > limit:
+            raise _too_big(limit, f"{info.st_size:,} bytes")
+        chunks = []
+        left = limit + 1  # one byte more than allowed: a file that grew is caught too
+        while left > 0:
+            try:
+                chunk = os.read(fd, min(left, 1 << 20))
+            except BlockingIOError:  # pragma: no cover - regular files do not block
+                continue
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as err:
+        raise Unreadable(f"cannot be read: {err.strerror or err}") from err
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise _too_big(limit, f"more than {_size_text(limit)}")
+    return data
+
+
+def read_stdin(limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of standard input (the caller checks the limit)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise Unreadable("cannot be read: standard input is closed")
+    try:
+        data: bytes = stream.read(limit + 1)
+    except OSError as err:
+        raise Unreadable(f"cannot be read: {err.strerror or err}") from err
+    return data
+
+
+def _not_regular(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a move log file"
+    return (
+        f"is {kind_of(mode)}, not a regular file: only regular files and - (standard input) "
+        "are read"
+    )
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Replace ``path``'s contents with ``text`` (UTF-8), all at once or not at all."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    """Replace ``path``'s contents with ``text`` (UTF-8), all at once or not at all.
+
+    A symbolic link is followed; the file's permission bits are kept (a new file: 0666 less the
+    umask); ``NotRegularFile`` (an ``OSError``) when the path is a FIFO, a device or anything
+    else that is not a regular file."""
+    target = os.path.realpath(path)  # through symbolic links: the link stays, its file changes
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise NotRegularFile(
+            f"is {kind_of(info.st_mode)}, not a regular file: not replaced (only regular files "
+            "are written)"
+        )
+    directory = os.path.dirname(target) or "."
+    name = os.path.basename(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        else:  # a new file gets the usual mode (0644 under umask 022), not mkstemp's 0600
-            os.chmod(tmp, 0o666 & ~_umask())
+            if info is not None:
+                mode = info.st_mode & 0o7777
+                if hasattr(os, "geteuid") and os.geteuid() == 0:  # root: keep the owner too
+                    with contextlib.suppress(OSError):  # a file system without owners
+                        os.fchown(handle.fileno(), info.st_uid, info.st_gid)
+            else:
+                mode = 0o666 & ~_umask()
+            os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+__all__ = [
+    "MAX_LOG_BYTES",
+    "STDIN",
+    "STDIN_NAME",
+    "NotRegularFile",
+    "Unreadable",
+    "read_limited",
+    "write_atomic",
+]

@@ -7,6 +7,7 @@ wrong types are refused with ``LogError``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,8 @@ import yaml
 from spidercli.actions import Action, ActionSyntaxError, parse_action
 from spidercli.cards import SUIT_NAMES, card_str, card_words, parse_card
 from spidercli.codes import CodeError, GameCode, Layout, Setup, ordered_deck, parse_code
+from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
+from spidercli.messages import ascii_note, located, quoted, shown
 from spidercli.rules import GAMES, RULESETS
 
 try:  # the C parser is several times faster; fall back to the pure-Python one
@@ -53,6 +56,9 @@ TOP_KEYS = ("game", "deal", "rules", "player", "time", "expect", "moves")
 DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
 MOVE_RULES = ("classic", "permissive")
 EXPECT_KEYS = ("result", "moves", "score", "runs")
+
+_BLANKS = " \t\r\n"  # the blanks around a keyword, code or card: ASCII ones only
+_CARD_SEPARATORS = re.compile(r"[ \t\r\n,]+")
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -94,10 +100,7 @@ class LogError(ValueError):
         self.line = line
 
     def __str__(self) -> str:
-        where = self.path or "<log>"
-        if self.line is not None:
-            where += f", line {self.line}"
-        return f"{where}: {self.message}"
+        return located(self.path, self.line, self.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +148,7 @@ def _line(node: yaml.Node) -> int:
 
 
 def _kind(node: yaml.Node) -> str:
-    return _KIND.get(node.tag, f"a value tagged {node.tag}")
+    return _KIND.get(node.tag, f"a value tagged {shown(node.tag, 80)}")
 
 
 class _Checker:
@@ -183,7 +186,9 @@ class _Checker:
         if node.tag == "tag:yaml.org,2002:merge":
             raise self.fail("YAML merge keys (<<) are not allowed in a move log", node)
         if node.tag not in _STANDARD:
-            raise self.fail(f"custom YAML tags ({node.tag}) are not allowed in a move log", node)
+            raise self.fail(
+                f"custom YAML tags ({shown(node.tag, 80)}) are not allowed in a move log", node
+            )
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 self.visit(key)
@@ -203,10 +208,12 @@ class _Checker:
             if name in out:
                 first = _line(out[name][0])
                 raise self.fail(
-                    f"{what}: duplicate key {name!r} (first given on line {first})", key
+                    f"{what}: duplicate key {quoted(name)} (first given on line {first})", key
                 )
             if name not in allowed:
-                raise self.fail(f"{what}: unknown key {name!r}; expected {', '.join(allowed)}", key)
+                raise self.fail(
+                    f"{what}: unknown key {quoted(name)}; expected {', '.join(allowed)}", key
+                )
             out[name] = (key, value)
         return out
 
@@ -215,12 +222,20 @@ class _Checker:
             raise self.fail(f"{what} must be text, not {_kind(node)}", node)
         return str(node.value)
 
+    def word(self, node: yaml.Node, what: str) -> str:
+        """A keyword (a ruleset, a result...): ASCII, case-insensitive, blanks around it ignored.
+        ASCII first: ``str.lower`` maps some other letters to ASCII ones (K, U+212A, to k)."""
+        text = self.text(node, what)
+        return text.strip(_BLANKS).lower() if text.isascii() else text
+
     def ruleset(self, node: yaml.Node) -> str:
         """A ``rules:`` value: the name of a ruleset, case-insensitive."""
-        name = self.text(node, "rules").strip().lower()
+        name = self.word(node, "rules")
         if name not in RULESETS:
             raise self.fail(
-                f"rules: unknown ruleset {name!r}; expected one of {', '.join(RULESETS)}", node
+                f"rules: unknown ruleset {quoted(name)}{ascii_note(name)}; expected one of "
+                f"{', '.join(RULESETS)}",
+                node,
             )
         return name
 
@@ -228,13 +243,18 @@ class _Checker:
         if not isinstance(node, yaml.ScalarNode) or node.tag != _INT:
             raise self.fail(f"{what} must be a whole number, not {_kind(node)}", node)
         if len(node.value) > 40:
-            raise self.fail(f"{what}: {node.value[:40]!r}... is out of range", node)
+            raise self.fail(f"{what}: {quoted(node.value, 40)} is out of range", node)
         try:
+            if not node.value.isascii():  # int() takes any Unicode digits ("١" is 1)
+                raise ValueError(node.value)
             value = int(_CONSTRUCTOR.construct_yaml_int(node))
         except (yaml.YAMLError, ValueError) as err:
-            raise self.fail(f"{what}: {node.value!r} is not a usable number", node) from err
+            raise self.fail(
+                f"{what}: {quoted(node.value)} is not a usable number{ascii_note(node.value)}",
+                node,
+            ) from err
         if abs(value) > 10**15:
-            raise self.fail(f"{what}: {node.value!r} is out of range", node)
+            raise self.fail(f"{what}: {quoted(node.value)} is out of range", node)
         return value
 
 
@@ -246,9 +266,18 @@ def compose(text: str | bytes, path: str) -> yaml.Node | None:
         mark = err.problem_mark or err.context_mark
         line = None if mark is None else int(mark.line) + 1
         problem = err.problem or err.context or "malformed YAML"
-        raise LogError(f"not valid YAML: {problem}", path=path, line=line) from err
+        raise LogError(f"not valid YAML: {shown(problem)}", path=path, line=line) from err
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow: name its line
+        where = text if isinstance(text, str) else text.decode("utf-8", "replace")
+        char = chr(err.character) if isinstance(err.character, int) else str(err.character)
+        raise LogError(
+            f"not valid YAML: the character {shown(char)} (U+{ord(char[:1] or ' '):04X}) is not "
+            "allowed in YAML",
+            path=path,
+            line=yaml_line(where, err.position),
+        ) from err
     except yaml.YAMLError as err:
-        raise LogError(f"not valid YAML: {err}", path=path) from err
+        raise LogError(f"not valid YAML: {shown(str(err))}", path=path) from err
     except RecursionError as err:
         raise LogError("not usable: the YAML is nested too deeply", path=path) from err
 
@@ -305,11 +334,15 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
         if not isinstance(node, yaml.ScalarNode) or node.tag not in (_INT, _FLOAT):
             raise c.fail(f"time must be a number of seconds, not {_kind(node)}", node)
         try:
+            if not node.value.isascii() or len(node.value) > 40:  # float() takes "١" too
+                raise ValueError(node.value)
             seconds = float(_CONSTRUCTOR.construct_object(node))
         except (yaml.YAMLError, ValueError, OverflowError) as err:
-            raise c.fail(f"time: {node.value!r} is not a usable number", node) from err
+            raise c.fail(
+                f"time: {quoted(node.value)} is not a usable number{ascii_note(node.value)}", node
+            ) from err
         if not 0 <= seconds < float("inf"):
-            raise c.fail(f"time: {node.value!r} must be 0 seconds or more", node)
+            raise c.fail(f"time: {quoted(node.value)} must be 0 seconds or more", node)
 
     expect = None
     if "expect" in top:
@@ -353,7 +386,9 @@ def _cards(c: _Checker, node: yaml.Node, what: str) -> list[tuple[int, int]]:
         )
     for item in items:
         text = c.text(item, f"{what}: a card")
-        for token in text.replace(",", " ").split():
+        for token in _CARD_SEPARATORS.split(text):
+            if not token:
+                continue
             try:
                 out.append((parse_card(token), _line(item)))
             except ValueError as err:
@@ -373,18 +408,23 @@ def _deal(c: _Checker, node: yaml.Node) -> Setup:
                 node,
             )
     game_node = fields["game"][1]
-    name = c.text(game_node, "deal.game").strip().lower()
+    name = c.word(game_node, "deal.game")
     if name not in GAMES:
-        raise c.fail(f"deal.game: {name!r} is not a game; expected spider or spiderette", game_node)
+        raise c.fail(
+            f"deal.game: {quoted(name)} is not a game{ascii_note(name)}; expected spider or "
+            "spiderette",
+            game_node,
+        )
     game = GAMES[name]
 
     permissive = False
     if "rule" in fields:
         rule_node = fields["rule"][1]
-        rule = c.text(rule_node, "deal.rule").strip().lower()
+        rule = c.word(rule_node, "deal.rule")
         if rule not in MOVE_RULES:
             raise c.fail(
-                f"deal.rule: {rule!r} is not a move rule; expected classic or permissive",
+                f"deal.rule: {quoted(rule)} is not a move rule{ascii_note(rule)}; expected "
+                "classic or permissive",
                 rule_node,
             )
         permissive = rule == "permissive"
@@ -466,11 +506,11 @@ def _expect(c: _Checker, node: yaml.Node) -> Expect:
     values: dict[str, Any] = {}
     for name, (_, value) in fields.items():
         if name == "result":
-            result = c.text(value, "expect.result").strip().lower()
+            result = c.word(value, "expect.result")
             if result not in RESULTS:
                 raise c.fail(
-                    f"expect.result: {result!r} is not a result; expected one of "
-                    f"{', '.join(RESULTS)}",
+                    f"expect.result: {quoted(result)} is not a result{ascii_note(result)}; "
+                    f"expected one of {', '.join(RESULTS)}",
                     value,
                 )
             values[name] = result
@@ -479,34 +519,51 @@ def _expect(c: _Checker, node: yaml.Node) -> Expect:
     return Expect(**values, line=_line(node))
 
 
-def load_log(path: str | Path) -> MoveLog:
-    """Read and parse a log file; every failure is a ``LogError`` naming the file."""
-    return parse_log(read_text(path), str(path))
+def display_name(path: str | Path) -> str:
+    """The name messages use for a path (``<stdin>`` for ``-``)."""
+    return STDIN_NAME if str(path) == STDIN else str(path)
 
 
-def read_text(path: str | Path) -> str:
-    """A log file's text (UTF-8, a BOM dropped); every failure is a ``LogError``."""
-    name = str(path)
+def load_log(path: str | Path, max_bytes: int = MAX_LOG_BYTES) -> MoveLog:
+    """Read and parse a log file (``-``: standard input); every failure is a ``LogError``
+    naming the file."""
+    return parse_log(read_text(path, max_bytes), display_name(path))
+
+
+def read_text(path: str | Path, max_bytes: int = MAX_LOG_BYTES) -> str:
+    """A log file's text (UTF-8, a BOM dropped), from a regular file or standard input (``-``)
+    of at most ``max_bytes``; every failure is a ``LogError``."""
+    name = display_name(path)
     try:
-        data = Path(path).read_bytes()
-    except IsADirectoryError as err:
-        raise LogError("is a directory, not a move log file", path=name) from err
-    except FileNotFoundError as err:
-        raise LogError("no such file", path=name) from err
-    except PermissionError as err:
-        raise LogError("cannot be read: permission denied", path=name) from err
-    except OSError as err:
-        raise LogError(f"cannot be read: {err.strerror or err}", path=name) from err
-    if b"\0" in data:
-        raise LogError("is a binary file, not a YAML move log", path=name)
+        data = read_limited(path, max_bytes)
+    except Unreadable as err:
+        raise LogError(err.message, path=name) from err
+    return decode(data, name)
+
+
+def decode(data: bytes, name: str) -> str:
+    """A log's bytes as text (UTF-8, a BOM dropped); ``LogError`` for binary or non-UTF-8."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = yaml_line(data[:nul].decode("utf-8", "replace"), nul)
+        raise LogError("is a binary file (a NUL byte), not a YAML move log", path=name, line=line)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
+        line = yaml_line(data[: err.start].decode("utf-8", "replace"), err.start)
         raise LogError(
             "is not UTF-8 text: a move log must be UTF-8 YAML", path=name, line=line
         ) from err
     return text
+
+
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def yaml_line(text: str, index: int) -> int:
+    """The 1-based line of ``text[index]``, counting line breaks as YAML does (CR LF, CR, LF,
+    NEL, U+2028 and U+2029)."""
+    return len(_BREAK.findall(text, 0, index)) + 1
 
 
 def deal_lines(setup: Setup) -> list[str]:

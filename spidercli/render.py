@@ -8,6 +8,7 @@ a coloured verdict) only when the caller says the output is a terminal.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from spidercli.cards import (
@@ -22,7 +23,8 @@ from spidercli.cards import (
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
 from spidercli.i18n import _, language, ngettext
-from spidercli.movelog import Entry
+from spidercli.messages import shown, shown_path
+from spidercli.movelog import Entry, MoveLog
 from spidercli.replay import Report
 from spidercli.rules import Ruleset
 
@@ -247,7 +249,7 @@ def _after(entry: Entry, capital: bool = False) -> str:
         text = _("After entry {index} `{text}` (line {line})")
     else:
         text = _("after entry {index} `{text}` (line {line})")
-    return text.format(index=entry.index, text=entry.text, line=entry.line)
+    return text.format(index=entry.index, text=shown(entry.text, 60), line=entry.line)
 
 
 def _entry_label(entry: Entry | None) -> str:
@@ -258,19 +260,36 @@ class Snapshots:
     """An observer for ``replay`` that keeps the boards the reader asked to see.
 
     ``which``: ``every``, ``none``, or a set of entry indices (0 = the start) and the word
-    ``final``. The board before each refused entry is always kept (unless ``none``).
+    ``final``. The board before each refused entry is always kept (unless ``none``). With
+    ``write``, each block is written as it comes (``report_head`` first, ``report_tail`` last)
+    instead of kept: a long log's boards never sit in memory all at once.
     """
 
-    def __init__(self, which: str | set[object], style: Style, *, words: bool = False) -> None:
+    def __init__(
+        self,
+        which: str | set[object],
+        style: Style,
+        *,
+        words: bool = False,
+        write: Callable[[str], object] | None = None,
+    ) -> None:
         self.which = which
         self.style = style
         self.words = words  # describe each position in words instead of drawing it
-        self.blocks: list[str] = []
+        self.blocks: _Blocks = _Blocks(write)
         self._last: tuple[Entry | None, Game] | None = None
         self._last_shown = False
+        self._applied = 0  # entries applied so far: the position changes with them only
+        self._drawn: tuple[int, str] | None = None  # the last drawing, and at which position
 
     def show(self, game: Game) -> str:
-        return describe(game) if self.words else board(game, self.style)
+        """The position drawn (or described); a refused entry changes nothing, so a log with
+        many refusals in a row (``--on-illegal skip``) draws the same position once."""
+        if self._drawn is not None and self._drawn[0] == self._applied:
+            return self._drawn[1]
+        text = describe(game) if self.words else board(game, self.style)
+        self._drawn = (self._applied, text)
+        return text
 
     def _wanted(self, index: int) -> bool:
         if self.which == "every":
@@ -288,6 +307,8 @@ class Snapshots:
                 self.blocks.append(f"{label}\n{self.show(game)}")
                 self._last_shown = True
             return
+        if entry is not None:
+            self._applied += 1
         index = 0 if entry is None else entry.index
         shown = self._wanted(index)
         if shown:
@@ -316,7 +337,7 @@ def _refusal_block(entry: Entry, refusal: Refusal, game: Game) -> str:
     from spidercli.refusals import refusal_sentence
 
     head = _("entry {index} `{text}` (line {line}) is refused: {rule}").format(
-        index=entry.index, text=entry.text, line=entry.line, rule=refusal.rule
+        index=entry.index, text=shown(entry.text, 60), line=entry.line, rule=refusal.rule
     )
     message = refusal.message if language() == "en" else refusal_sentence(refusal, game, entry)
     lines = [field(_("ILLEGAL"), head), field("", message)]
@@ -364,20 +385,43 @@ def verdict(report: Report) -> tuple[bool, str]:
     return False, "; ".join(parts)
 
 
+class _Blocks(list[str]):
+    """The blocks of a report: kept, or written at once (each after a blank line)."""
+
+    def __init__(self, write: Callable[[str], object] | None) -> None:
+        super().__init__()
+        self.write = write
+
+    def append(self, block: str) -> None:
+        if self.write is None:
+            super().append(block)
+        else:
+            self.write(f"\n\n{block}")
+
+
 def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) -> str:
     """The human report: header, the boards asked for, then the verdict and the figures."""
-    log = report.log
-    g = report.game
+    blocks = "".join(f"\n\n{block}" for block in snapshots.blocks)
+    return report_head(report.log, report.rules) + blocks + report_tail(report, style)
+
+
+def report_head(log: MoveLog, rules: Ruleset) -> str:
+    """The report's first lines (no line break after the last)."""
     out = [
-        field(_("Log"), log.path),
+        field(_("Log"), shown_path(log.path)),
         field(_("Game"), describe_deal(log.deal)),
-        field(_("Rules"), _rules_text(report.rules)),
+        field(_("Rules"), _rules_text(rules)),
     ]
     if log.player is not None:
-        out.append(field(_("Player"), log.player))
-    for block in snapshots.blocks:
-        out.extend(("", block))
-    out.append("")
+        out.append(field(_("Player"), shown(log.player)))
+    return "\n".join(out)
+
+
+def report_tail(report: Report, style: Style = Style()) -> str:
+    """The verdict and the figures, after the head and the blocks."""
+    log = report.log
+    g = report.game
+    out = ["", ""]
     total = len(log.entries)
     ok, detail = verdict(report)
     word, paint = (_("VALID"), _GREEN) if ok else (_("INVALID"), _BOLD_RED)
@@ -423,6 +467,8 @@ __all__ = [
     "deal_text",
     "describe",
     "describe_deal",
+    "report_head",
+    "report_tail",
     "report_text",
     "verdict",
 ]

@@ -12,6 +12,7 @@ from typing import Any
 
 from spidercli.cards import SUITS, card_str
 from spidercli.engine import Game, Refusal
+from spidercli.messages import quoted
 from spidercli.movelog import Entry, LogError, MoveLog
 from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable
 
@@ -110,10 +111,11 @@ def state_json(game: Game) -> dict[str, Any]:
 def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
     """The ruleset: the command line's, else the log's, else classic; checked against the game."""
     if override is not None:
-        name = override.strip().lower()
+        name = override.strip(" \t").lower() if override.isascii() else override
         if name not in RULESETS:
             raise RulesError(
-                f"--rules: unknown ruleset {override!r}; expected one of {', '.join(RULESETS)}",
+                f"--rules: unknown ruleset {quoted(override)}; expected one of "
+                f"{', '.join(RULESETS)}",
                 path=log.path,
             )
         rules = RULESETS[name]

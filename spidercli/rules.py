@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from spidercli.messages import quoted
+
 
 @dataclass(frozen=True)
 class GameKind:
@@ -197,9 +199,10 @@ RULESETS: dict[str, Ruleset] = {r.name: r for r in (CLASSIC, DUEL, PAVOUK, KPAT)
 
 def ruleset_named(name: str) -> Ruleset:
     """The preset of this name (case-insensitive); ``ValueError`` naming the choices otherwise."""
-    rules = RULESETS.get(name.strip().lower())
+    # ASCII first: str.lower() maps some other letters to ASCII ones (K, U+212A, to k).
+    rules = RULESETS.get(name.strip(" \t").lower()) if name.isascii() else None
     if rules is None:
-        raise ValueError(f"unknown ruleset {name!r}: expected one of {', '.join(RULESETS)}")
+        raise ValueError(f"unknown ruleset {quoted(name)}: expected one of {', '.join(RULESETS)}")
     return rules
 
 

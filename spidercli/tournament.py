@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from spidercli.batch import VALID, Verdict, csv_row, verify_all
+from spidercli.messages import quoted, shown, shown_path
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
 
@@ -57,7 +58,8 @@ def load_manifest(path: str) -> Manifest:
             setup = Setup.from_code(parse_code(value))
         except CodeError as err:
             raise c.fail(
-                f"deals: {value!r} is neither a game code nor a deal ID (16 hex digits): {err}",
+                f"deals: {quoted(value)} is neither a game code nor a deal ID (16 hex digits): "
+                f"{err}",
                 item,
             ) from err
         deals.append((setup.deal_id, setup.name))
@@ -228,13 +230,13 @@ def standings_text(out: Outcome) -> str:
         lines.append(f"Tournament  {out.name}" + (f" ({out.rules} rules)" if out.rules else ""))
         lines.append("")
     lines.append("Standings")
-    width = max([len(s.player) for s in out.standings] + [6])
+    width = max([len(shown(s.player)) for s in out.standings] + [6])
     lines.append(
         f"  {'rank':>4}  {'player':<{width}}  {'score':>7}  {'wins':>4}  {'moves':>6}  deals"
     )
     for s in out.standings:
         lines.append(
-            f"  {s.rank:>4}  {s.player:<{width}}  {s.score:>7}  {s.wins:>4}  {s.moves:>6}  "
+            f"  {s.rank:>4}  {shown(s.player):<{width}}  {s.score:>7}  {s.wins:>4}  {s.moves:>6}  "
             f"{s.deals}"
         )
     if not out.standings:
@@ -245,19 +247,25 @@ def standings_text(out: Outcome) -> str:
         lines.append(f"  {label}")
         for s in out.standings:
             e = out.best.get((s.player, deal_id))
-            cell = f"{e.score:>6}  {e.result:<8} {e.moves:>4} moves  {e.file}" if e else "     -"
-            lines.append(f"    {s.player:<{width}}  {cell}")
+            cell = (
+                f"{e.score:>6}  {e.result:<8} {e.moves:>4} moves  {shown_path(e.file)}"
+                if e
+                else "     -"
+            )
+            lines.append(f"    {shown(s.player):<{width}}  {cell}")
     if out.superseded:
         lines.append("")
         lines.append("Superseded (the player's better log on the same deal counts)")
         for e in out.superseded:
-            lines.append(f"  {e.file}  {e.player}, {e.label}: {e.score}, {e.result}")
+            lines.append(
+                f"  {shown_path(e.file)}  {shown(e.player)}, {e.label}: {e.score}, {e.result}"
+            )
     if out.rejected:
         lines.append("")
         lines.append("Not counted")
         for r in out.rejected:
-            who = f" ({r['player']})" if r["player"] else ""
-            lines.append(f"  {r['file']}{who}: {r['reason']}")
+            who = f" ({shown(r['player'])})" if r["player"] else ""
+            lines.append(f"  {shown_path(r['file'])}{who}: {r['reason']}")
     return "\n".join(lines) + "\n"
 
 

@@ -71,7 +71,7 @@ def test_verify_json_records() -> None:
     replayed = json.loads(run("replay", ORDER[0], "--json").stdout)
     assert {k: v for k, v in valid.items() if k not in ("file", "status")} == replayed
     assert records[3]["error"] == {
-        "message": "fixtures/batch/d-unusable.yaml, line 3: not valid YAML: did not find "
+        "message": "fixtures/batch/d-unusable.yaml:3: not valid YAML: did not find "
         "expected ',' or ']'",
         "line": 3,
     }
@@ -199,7 +199,7 @@ def test_tournament_text_and_manifest_errors(
     bad.write_text("deals:\n  - SP1-S1C-AAAAAAA\n  - SX1-S1C-AAAAAAA\n")
     result = run("tournament", str(submissions), "-m", str(bad))
     assert result.exit_code == 2
-    assert "line 3" in result.stderr and "neither a game code nor a deal ID" in result.stderr
+    assert "bad.yml:3: " in result.stderr and "neither a game code nor a deal ID" in result.stderr
     bad.write_text("rules: duel\n")
     assert "no 'deals' key" in run("tournament", ".", "-m", str(bad)).stderr
 
@@ -273,7 +273,11 @@ def test_record_refuses_illegal_and_unusable_logs(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     shutil.copyfile(FIXTURES / "batch" / "d-unusable.yaml", bad)
     result = run("record", str(bad), str(tmp_path / "missing.yaml"))
-    assert result.exit_code == 2 and "line 3" in result.stderr and "no such file" in result.stderr
+    assert (
+        result.exit_code == 2
+        and "bad.yaml:3: " in result.stderr
+        and "no such file" in result.stderr
+    )
     assert list(tmp_path.glob(".*.tmp")) == []  # no temporary file left behind
 
 
@@ -287,7 +291,7 @@ def test_record_refuses_a_flow_style_log(tmp_path: Path) -> None:
 
 def test_rewrite_only_touches_the_expect_lines() -> None:
     text = "game: SD1-S1-AAAAAAA\nexpect:\n  result: won\n  moves: 4\n# after\nmoves: []\n"
-    out = rewrite(text, {"result": "open", "moves": 0})
+    out = rewrite(text, {"result": "open", "moves": 0}).new
     assert out == "game: SD1-S1-AAAAAAA\nexpect:\n  result: open\n  moves: 0\n# after\nmoves: []\n"
 
 

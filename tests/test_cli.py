@@ -231,7 +231,7 @@ def test_bad_input(name: str, snapshot: SnapshotAssertion) -> None:
 def test_bad_input_names_the_line(name: str, line: int) -> None:
     result = run("replay", f"fixtures/bad/{name}", "--json")
     assert json.loads(result.stdout)["error"]["line"] == line
-    assert f"line {line}" in result.stderr
+    assert f"fixtures/bad/{name}:{line}: " in result.stderr
 
 
 def test_missing_file_and_directory() -> None:

@@ -96,7 +96,7 @@ def test_errors_name_the_line(text: str, line: int, words: str) -> None:
         parse_log(text, "t.yaml")
     assert info.value.line == line
     assert words in info.value.message
-    assert str(info.value).startswith(f"t.yaml, line {line}: ")
+    assert str(info.value).startswith(f"t.yaml:{line}: ")
 
 
 def test_deep_nesting_is_an_input_error() -> None:

@@ -1,0 +1,265 @@
+"""`spidercli record` is lossless: only the expect block changes, whatever the line breaks, byte
+order marks, indentation or scalar styles; the writer checks its own output before it replaces
+the file; and, for any log that replays, the recorded log replays to the same verdict with the
+same player and moves (a property test)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from spidercli import record as record_module
+from spidercli.actions import UNDO
+from spidercli.cli import app
+from spidercli.codes import parse_code
+from spidercli.engine import Game
+from spidercli.movelog import LogError, parse_log
+from spidercli.record import Edit, check, record, rewrite
+from spidercli.replay import replay
+from spidercli.rules import CLASSIC
+
+runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
+GAME = "game: SD1-S1-AAAABIW"
+EXPECT = "expect:{nl}  result: open{nl}  moves: 1{nl}  score: 499{nl}  runs: 0{nl}"
+
+# (what, the log, the log once recorded)
+CASES = [
+    (
+        "lone CR",
+        f"{GAME}\rplayer: bob\rmoves: [7>1]\r",
+        f"{GAME}\rplayer: bob\r" + EXPECT.format(nl="\r") + "moves: [7>1]\r",
+    ),
+    (
+        "mixed CRLF and LF",
+        f"{GAME}\r\nplayer: bob\nexpect:\r\n  result: won\nmoves: [7>1]\r\n",
+        f"{GAME}\r\nplayer: bob\n" + EXPECT.format(nl="\r\n") + "moves: [7>1]\r\n",
+    ),
+    (
+        "NEL and U+2028 in a quoted player",
+        f'{GAME}\nplayer: "a\x85b\u2028c"\nmoves: [7>1]\n',
+        f'{GAME}\nplayer: "a\x85b\u2028c"\n' + EXPECT.format(nl="\n") + "moves: [7>1]\n",
+    ),
+    (
+        "a literal block scalar in expect",
+        f"{GAME}\nexpect:\n  result: |\n    won\nplayer: bob\nmoves: [7>1]\n",
+        f"{GAME}\n" + EXPECT.format(nl="\n") + "player: bob\nmoves: [7>1]\n",
+    ),
+    (
+        "a folded block scalar in expect, a blank line after it",
+        f"{GAME}\nexpect:\n  runs: 0\n  result: >-\n    won\n\nplayer: bob\nmoves: [7>1]\n",
+        f"{GAME}\n" + EXPECT.format(nl="\n") + "\nplayer: bob\nmoves: [7>1]\n",
+    ),
+    (
+        "an indented top-level mapping",
+        f"  {GAME}\n  player: bob\n  moves: [7>1]\n",
+        f"  {GAME}\n  player: bob\n"
+        + "  expect:\n    result: open\n    moves: 1\n    score: 499\n    runs: 0\n"
+        + "  moves: [7>1]\n",
+    ),
+    (
+        "a double byte order mark",
+        f"\ufeff\ufeff{GAME}\nmoves: [7>1]\n",
+        f"\ufeff\ufeff{GAME}\n" + EXPECT.format(nl="\n") + "moves: [7>1]\n",
+    ),
+    (
+        "expect last, no line break at the end",
+        f"{GAME}\nmoves: [7>1]\nexpect: {{result: won}}",
+        f"{GAME}\nmoves: [7>1]\n" + EXPECT.format(nl="\n")[:-1],
+    ),
+    (
+        "comments kept, above moves and inside the old block's neighbours",
+        f"# head\n{GAME}\nexpect:   # old\n  moves: 9  # wrong\n# about moves\nmoves:\n  - 7>1\n",
+        f"# head\n{GAME}\n" + EXPECT.format(nl="\n") + "# about moves\nmoves:\n  - 7>1\n",
+    ),
+    (
+        "a comment block above moves stays with it",
+        f"{GAME}\nplayer: bob\n\n# the moves\n# (one)\nmoves: [7>1]\n",
+        f"{GAME}\nplayer: bob\n\n"
+        + EXPECT.format(nl="\n")
+        + "# the moves\n# (one)\nmoves: [7>1]\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "before", "after"), CASES, ids=[c[0] for c in CASES])
+def test_record_changes_only_the_expect_block(
+    tmp_path: Path, what: str, before: str, after: str
+) -> None:
+    log = tmp_path / "log.yaml"
+    log.write_bytes(before.encode("utf-8"))
+    result = runner.invoke(app, ["record", str(log)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("recorded")
+    assert log.read_bytes().decode("utf-8") == after
+    again = runner.invoke(app, ["record", str(log)])
+    assert again.stdout.startswith("unchanged") and log.read_bytes().decode("utf-8") == after
+    replayed = runner.invoke(app, ["replay", str(log), "--json"])
+    assert replayed.exit_code == 0 and json.loads(replayed.stdout)["expect"]["ok"]
+
+
+def test_the_self_check_refuses_a_text_that_reads_back_differently() -> None:
+    text = f"{GAME}\nplayer: bob\nmoves: [7>1]\n"
+    values: dict[str, object] = {"result": "open", "moves": 1, "score": 499, "runs": 0}
+    good = rewrite(text, values)
+    check(text, good, values, "t.yaml")  # the real edit passes
+    block = "expect:\n  result: open\n  moves: 1\n  score: 499\n  runs: 0\n"
+    lost_player = Edit(f"{GAME}\n{block}moves: [7>1]\n", len(GAME) + 1, len(GAME) + 13, block)
+    with pytest.raises(LogError, match="read back differently outside 'expect'"):
+        check(text, lost_player, values, "t.yaml")
+    moved = Edit(f"{GAME}\nplayer: bob\n{block}\nmoves: [7>1]\n", 33, 33, block)
+    with pytest.raises(LogError, match="read back differently"):  # moves a line further down
+        check(text, moved, values, "t.yaml")
+    wrong = Edit(good.new.replace("score: 499", "score: 500"), good.start, good.end, good.block)
+    with pytest.raises(LogError, match="would not read back as written"):
+        check(text, wrong, values, "t.yaml")
+    broken = Edit(good.new.replace("moves: [7>1]", "moves: [7>1"), good.start, good.end, block)
+    with pytest.raises(LogError, match="would not read back"):
+        check(text, broken, values, "t.yaml")
+
+
+def test_record_leaves_the_file_alone_when_the_check_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "log.yaml"
+    log.write_text(f"{GAME}\nplayer: bob\nmoves: [7>1]\n")
+    before = log.read_bytes()
+
+    def lossy(text: str, values: dict[str, object], path: str = "<log>") -> Edit:
+        edit = rewrite(text, values, path)
+        return Edit(edit.new.replace("player: bob\n", ""), edit.start, edit.end, edit.block)
+
+    monkeypatch.setattr(record_module, "rewrite", lossy)
+    result = runner.invoke(app, ["record", str(log)])
+    assert result.exit_code == 2
+    assert "cannot be recorded in place" in result.stderr and "left as it was" in result.stderr
+    assert log.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.yaml"]
+
+
+# --------------------------------------------------------------------- the round trip
+
+CODES = ["SD1-S1-AAAABIW", "SP1-S1C-AAAAAAB", "SP2-S1C-AAAAABD", "SD2-S1-AAAAAAC"]
+BREAKS = ["\n", "\r\n", "\r"]
+PLAYER_CHARS = st.characters(
+    blacklist_categories=("Cs", "Cc", "Cn"), blacklist_characters='"\\\ufeff'
+) | st.sampled_from(["\x85", "\u2028", "\u2029", "\t", " ", "é", "♠"])
+
+
+@st.composite
+def played(draw: Any) -> tuple[str, list[str]]:
+    """A game code and legal actions on it (with some undos)."""
+    code = draw(st.sampled_from(CODES))
+    game = Game.from_code(parse_code(code), CLASSIC)
+    actions: list[str] = []
+    for choice in draw(st.lists(st.integers(0, 10**6), max_size=25)):
+        if actions and choice % 7 == 0:
+            if game.play(UNDO) is None:
+                actions.append("undo")
+            continue
+        legal = game.legal_actions()
+        if not legal:
+            break
+        action = legal[choice % len(legal)]
+        assert game.play(action) is None
+        actions.append(str(action))
+    return code, actions
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+@st.composite
+def logs(draw: Any) -> str:
+    """A move log that replays, written in many ways: line breaks (one kind, or mixed), byte
+    order marks, indentation, key order, comments, a player with odd characters, an old expect
+    block in block, flow, literal or folded style, moves in flow or block style."""
+    code, actions = draw(played())
+    indent = " " * draw(st.sampled_from([0, 0, 1, 2]))
+    breaks = draw(st.lists(st.sampled_from(BREAKS), min_size=1, max_size=3))
+    entries: list[tuple[str, list[str]]] = [("game", [f"game: {code}"])]
+    if draw(st.booleans()):
+        player = draw(st.text(PLAYER_CHARS, min_size=1, max_size=12))
+        entries.append(("player", [f"player: {_quoted(player)}"]))
+    if draw(st.booleans()):
+        entries.append(("rules", ["rules: classic"]))
+    style = draw(st.sampled_from([None, "block", "flow", "literal", "folded", "comment"]))
+    if style == "block":
+        entries.append(("expect", ["expect:", "  result: won", "  moves: 3  # a guess"]))
+    elif style == "flow":
+        entries.append(("expect", ["expect: {result: won, score: 1}"]))
+    elif style == "literal":
+        entries.append(("expect", ["expect:", "  moves: 2", "  result: |", "    open"]))
+    elif style == "folded":
+        entries.append(("expect", ["expect:", "  result: >-", "    won", "", "  runs: 1"]))
+    elif style == "comment":
+        entries.append(("expect", ["expect:", "  # nothing yet", "  score: 5"]))
+    quote = draw(st.sampled_from(["", "'", '"']))
+    shown = [f"{quote}{a}{quote}" for a in actions]
+    if draw(st.booleans()) or not actions:
+        moves = ["moves: [" + ", ".join(shown) + "]"]
+    else:
+        moves = ["moves:"] + [f"  - {a}" for a in shown]
+    if draw(st.booleans()):
+        moves = ["# the moves", *moves]
+    entries.append(("moves", moves))
+    order = draw(st.permutations(range(len(entries))))
+    lines: list[str] = []
+    if draw(st.booleans()):
+        lines.append("# a submitted log")
+    for i in order:
+        lines.extend(entries[i][1])
+    text = ""
+    for n, line in enumerate(lines):
+        text += (indent + line if line else line) + breaks[n % len(breaks)]
+    if draw(st.booleans()):  # no line break at the end
+        text = text.rstrip("\r\n")
+    bom: str = draw(st.sampled_from(["", "\ufeff", "\ufeff\ufeff"]))
+    return bom + text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs())
+def test_record_round_trip(text: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "log.yaml")
+        with open(path, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+        before = parse_log(text.lstrip("\ufeff"), path)
+        old = replay(before)
+        assert not old.illegal  # the strategy plays legal actions only
+        done = record(path)
+        with open(path, "rb") as handle:
+            raw = handle.read()
+        new_text = raw.decode("utf-8")
+        bom = text[: len(text) - len(text.lstrip("\ufeff"))]
+        assert new_text.startswith(bom) and not new_text[len(bom) :].startswith("\ufeff")
+        after = parse_log(new_text.lstrip("\ufeff"), path)
+        new = replay(after)
+        assert new.ok and new.mismatches == []  # the recorded log replays valid
+        assert (new.result, new.game.moves, new.game.score, new.game.runs) == (
+            old.result,
+            old.game.moves,
+            old.game.score,
+            old.game.runs,
+        )
+        assert after.player == before.player
+        assert after.rules == before.rules and after.deal == before.deal
+        assert [e.text for e in after.entries] == [e.text for e in before.entries]
+        shift = {e.line - b.line for e, b in zip(after.entries, before.entries, strict=True)}
+        assert len(shift) <= 1  # the moves moved together, if at all
+        assert done.expect == {
+            "result": old.result,
+            "moves": old.game.moves,
+            "score": old.game.score,
+            "runs": old.game.runs,
+        }
+        assert record(path).changed is False  # a second record changes nothing
