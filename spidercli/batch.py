@@ -138,8 +138,9 @@ def verify_one(
     """Read, parse and replay one log (``content``: its bytes, already read, or why they could
     not be); never raises for bad input. With ``html_dir``, a log that is not valid gets an
     HTML page there."""
-    from spidercli.movelog import LogError, decode, display_name, load_log, parse_log
+    from spidercli.movelog import load_log, parse_log
     from spidercli.replay import choose_rules, replay
+    from spidercli.yamlreader import LogError, decode, display_name
 
     limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
     try:

@@ -428,7 +428,7 @@ def solve(
     ran out); 2 unusable input.
     """
     from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.movelog import format_log
+    from spidercli.logwriter import format_log
     from spidercli.rules import check_playable, ruleset_named
     from spidercli.solution import solve_setup
 

@@ -29,8 +29,9 @@ from spidercli.actions import Action, Deal, Move
 from spidercli.codes import GameCode, Layout, Setup, deal_layout
 from spidercli.engine import Game
 from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
-from spidercli.movelog import LogError, format_log
+from spidercli.logwriter import format_log
 from spidercli.rules import KPAT, SPIDER
+from spidercli.yamlreader import LogError
 
 MAX_SAVE_BYTES = 4 * 1024 * 1024  # a long KPat Spider save is under 100 KiB
 MAX_ELEMENTS = 200_000  # more elements than a save this size can honestly hold

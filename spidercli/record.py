@@ -28,8 +28,9 @@ from spidercli.files import (
     write_atomic,
 )
 from spidercli.messages import located, shown
-from spidercli.movelog import LogError, compose, decode, parse_log
+from spidercli.movelog import parse_log
 from spidercli.replay import choose_rules, replay
+from spidercli.yamlreader import LogError, compose, decode
 
 
 @dataclass(frozen=True)

@@ -32,13 +32,13 @@ def load_manifest(path: str) -> Manifest:
     """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs. Read and
     checked like a log: ``LogError`` names the file and the line."""
     from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.movelog import LogError, _Checker, compose, read_text
+    from spidercli.yamlreader import Checker, LogError, compose, read_text
 
     text = read_text(path)
     root = compose(text, path)
     if root is None:
         raise LogError("the manifest is empty: expected a mapping with 'deals'", path=path)
-    c = _Checker(path, text)
+    c = Checker(path, text)
     c.check(root)
     top = c.mapping(root, "the manifest", ("name", "rules", "deals"))
     name = c.text(top["name"][1], "name") if "name" in top else None
