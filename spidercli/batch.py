@@ -23,13 +23,9 @@ from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
-from spidercli.messages import located, shown, shown_path
+from spidercli.messages import error_json, located, shown, shown_path
+from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
 
-VALID = "valid"
-ILLEGAL = "illegal"
-EXPECT_FAILED = "expect-failed"
-INVALID_INPUT = "invalid-input"
-STATUSES = (VALID, ILLEGAL, EXPECT_FAILED, INVALID_INPUT)
 FORMATS = ("table", "json", "jsonl", "csv", "junit", "github", "concise")
 
 CSV_FIELDS = (
@@ -172,12 +168,7 @@ def verify_one(
 
         recorder = Recorder()
     report = replay(log, rules=ruleset, observe=recorder)
-    if report.illegal:
-        status = ILLEGAL
-    elif report.mismatches:
-        status = EXPECT_FAILED
-    else:
-        status = VALID
+    status = report.status
     data = report.to_json()
     fields: dict[str, Any] = {key: data.get(key) for key in CSV_FIELDS}
     fields.update(file=path, status=status, player=log.player)
@@ -185,9 +176,7 @@ def verify_one(
         first = report.illegal[0]
         fields["rule"] = first.refusal.rule
         fields["line"] = first.entry.line
-        fields["message"] = (
-            f"entry {first.entry.index} `{shown(first.entry.text, 60)}`: {first.refusal.message}"
-        )
+        fields["message"] = f"{first.named}: {first.refusal.message}"
     elif report.mismatches:
         fields["line"] = log.expect.line if log.expect is not None else None
         fields["message"] = "; ".join(
@@ -212,7 +201,7 @@ def _invalid(path: str, message: str, line: int | None, want_json: bool) -> Verd
         record = {
             "file": path,
             "status": INVALID_INPUT,
-            "error": {"message": message, "line": line},
+            **error_json(message, line),
         }
         text = json.dumps(record, ensure_ascii=False)
     return Verdict(path, INVALID_INPUT, fields, text)

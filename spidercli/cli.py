@@ -122,8 +122,9 @@ def _fail(message: str, line: int | None, as_json: bool) -> NoReturn:
     """Input that cannot be used: one paragraph on stderr (and the JSON error), exit 2."""
     if as_json:
         from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
+        from spidercli.messages import error_json
 
-        print(json.dumps({"error": {"message": utf8_safe(message), "line": line}}))
+        print(json.dumps(error_json(utf8_safe(message), line)))
     print(f"spidercli: error: {message}", file=sys.stderr)
     raise typer.Exit(2)
 
@@ -429,6 +430,7 @@ def solve(
     """
     from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.logwriter import format_log
+    from spidercli.replay import figures
     from spidercli.rules import check_playable, ruleset_named
     from spidercli.solution import solve_setup
 
@@ -472,7 +474,7 @@ def solve(
         setup,
         [str(a) for a in solved.actions],
         rules=ruleset.name,
-        expect={"result": "won", "moves": g.moves, "score": g.score, "runs": g.runs},
+        expect=figures("won", g),
         comment=f"A win found by spidercli solve: {g.moves} moves, score {g.score}.",
     )
     if output is None:
@@ -514,16 +516,15 @@ def hint(
     report = run_replay(parsed, rules=ruleset)
     if report.illegal:
         bad = report.illegal[0]
-        from spidercli.messages import located, shown
+        from spidercli.messages import error_json, located
 
         message = located(
             parsed.path,
             bad.entry.line,
-            f"entry {bad.entry.index} `{shown(bad.entry.text, 60)}` is refused "
-            f"({bad.refusal.rule}): {bad.refusal.message}; no hint for an invalid log",
+            bad.refused(f"{bad.refusal.message}; no hint for an invalid log"),
         )
         if as_json:
-            _dump({"error": {"message": message, "line": bad.entry.line}})
+            _dump(error_json(message, bad.entry.line))
         print(f"spidercli: {message}", file=sys.stderr)
         raise typer.Exit(1)
     found = find_hint(report.game, timeout=timeout)
@@ -597,14 +598,10 @@ def verify(
 
     from spidercli.batch import find_logs, run_batch
     from spidercli.messages import quoted
-    from spidercli.rules import RULESETS
+    from spidercli.rules import lookup_ruleset, unknown_ruleset
 
-    if rules is not None and (not rules.isascii() or rules.strip(" \t").lower() not in RULESETS):
-        _fail(
-            f"--rules: unknown ruleset {quoted(rules)}; expected one of {', '.join(RULESETS)}",
-            None,
-            False,
-        )
+    if rules is not None and lookup_ruleset(rules) is None:
+        _fail(unknown_ruleset("--rules", quoted(rules)), None, False)
     found = iter(find_logs(paths))
     first = next(found, None)
     if first is None:

@@ -117,10 +117,7 @@ def duel_text(verdict: Verdict) -> str:
 
     def status(r: Report) -> str:
         if r.illegal:
-            first = r.illegal[0]
-            return (
-                f"INVALID: entry {first.entry.index} (line {first.entry.line}) {first.refusal.rule}"
-            )
+            return f"INVALID: {r.illegal[0].placed}"
         if r.mismatches:
             return "INVALID: " + ", ".join(
                 f"{m.key} {m.actual} not {m.expected}" for m in r.mismatches
@@ -138,7 +135,7 @@ def duel_text(verdict: Verdict) -> str:
         ("Result", ra.result, rb.result),
         ("Score", str(ra.game.score), str(rb.game.score)),
         ("Moves", str(ra.game.moves), str(rb.game.moves)),
-        ("Runs", *(f"{r.game.runs}/{r.game.game.runs_to_win}" for r in (ra, rb))),
+        ("Runs", *(f"{r.game.runs}/{r.game.kind.runs_to_win}" for r in (ra, rb))),
         ("Time", secs(ra), secs(rb)),
     ]
     width = max(len(row[1]) for row in rows) + 3

@@ -118,8 +118,8 @@ class Game:
         "cols",
         "deals_done",
         "down",
-        "game",
         "history",
+        "kind",
         "moves",
         "over",
         "permissive",
@@ -145,7 +145,7 @@ class Game:
         """A position: ``columns`` bottom to top; ``down`` defaults to all but the last card."""
         if len(columns) != game.columns:
             raise ValueError(f"{game.title} has {game.columns} columns, not {len(columns)}")
-        self.game = game
+        self.kind = game
         self.rules = rules
         self.suits = suits
         self.permissive = permissive and suits > 1
@@ -201,8 +201,13 @@ class Game:
     # ----------------------------------------------------------------- reading the position
 
     @property
+    def game(self) -> GameKind:
+        """``kind``'s old name, still read by the solver."""
+        return self.kind
+
+    @property
     def deals_left(self) -> int:
-        return len(self.game.deal_sizes) - self.deals_done
+        return len(self.kind.deal_sizes) - self.deals_done
 
     @property
     def stock_left(self) -> list[int]:
@@ -484,7 +489,7 @@ class Game:
     def check_deal(self) -> Refusal | None:
         if self.over is not None:
             return self._game_over()
-        if self.deals_done >= len(self.game.deal_sizes):
+        if self.deals_done >= len(self.kind.deal_sizes):
             return Refusal(STOCK_EMPTY, "the stock is empty: no deals left")
         if not self.rules.deal_with_empty_column:
             for c, col in enumerate(self.cols):

@@ -99,10 +99,10 @@ class Recorder:
         if self.also is not None:
             self.also(game, entry, refusal)
         said = ""
-        if refusal is not None and entry is not None and language() != "en":
-            from spidercli.refusals import refusal_sentence
+        if refusal is not None and entry is not None:
+            from spidercli.refusals import refusal_words
 
-            said = refusal_sentence(refusal, game, entry)
+            said = refusal_words(refusal, game, entry)
         self.frames.append(
             Frame(
                 entry,
@@ -180,7 +180,7 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
     last = frames[-1]
     moves = ngettext("{n} move", "{n} moves", g.moves).format(n=g.moves)
     result = _("{result}: {moves}, score {score}, runs {runs}/{total}").format(
-        result=report.result, moves=moves, score=g.score, runs=g.runs, total=g.game.runs_to_win
+        result=report.result, moves=moves, score=g.score, runs=g.runs, total=g.kind.runs_to_win
     )
     player = log.player if log.player is not None else _("(not named)")
     word = _("VALID") if ok else _("INVALID")
@@ -211,7 +211,7 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
         "geometry": GEOMETRY,
         "width": width,
         "height": height,
-        "runsToWin": g.game.runs_to_win,
+        "runsToWin": g.kind.runs_to_win,
         "frames": [f.to_json() for f in frames],
         "text": {
             "start": _("Start position"),

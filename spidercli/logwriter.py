@@ -6,6 +6,11 @@ from spidercli.codes import Setup
 from spidercli.deals import deal_lines
 
 
+def expect_lines(values: dict[str, object], pad: str = "") -> list[str]:
+    """An ``expect:`` block's lines, each key on its own line, indented by ``pad``."""
+    return [f"{pad}expect:"] + [f"{pad}  {key}: {value}" for key, value in values.items()]
+
+
 def format_log(
     game: str | Setup,
     moves: list[str],
@@ -27,8 +32,7 @@ def format_log(
     if rules is not None:
         lines.append(f"rules: {rules}")
     if expect:
-        lines.append("expect:")
-        lines.extend(f"  {key}: {value}" for key, value in expect.items())
+        lines.extend(expect_lines(expect))
     if not moves:
         lines.append("moves: []")
     else:
@@ -37,4 +41,4 @@ def format_log(
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["format_log"]
+__all__ = ["expect_lines", "format_log"]

@@ -61,7 +61,7 @@ def status_line(game: Game) -> str:
     left = game.deals_left
     stock = len(game.stock_left)
     removed = " ".join(SUITS[s] for s in game.removed)
-    runs = _("Runs {runs}/{total}").format(runs=game.runs, total=game.game.runs_to_win)
+    runs = _("Runs {runs}/{total}").format(runs=game.runs, total=game.kind.runs_to_win)
     runs += f" ({removed})" if removed else ""
     cards = ngettext("Stock {n} card", "Stock {n} cards", stock).format(n=stock)
     deals = ngettext("{n} deal left", "{n} deals left", left).format(n=left)
@@ -92,7 +92,7 @@ def field(label: str, text: str) -> str:
 
 def board(game: Game, style: Style = Style()) -> str:
     """The position as text: a status line, column numbers, then the columns top to bottom."""
-    ncols = game.game.columns
+    ncols = game.kind.columns
     lines = [status_line(game), ""]
     lines.append("".join(f"{c + 1:>4}" for c in range(ncols)))
     height = max((len(col) for col in game.cols), default=0)
@@ -211,7 +211,7 @@ def describe(game: Game) -> str:
     message: the stock, the runs removed, then each column's face-down count and face-up cards,
     in the words of the apps' own descriptions (in the language in use)."""
     stock = len(game.stock_left)
-    total = game.game.runs_to_win
+    total = game.kind.runs_to_win
     if game.removed:
         kinds = ", ".join(suit_word(s) for s in game.removed)
         runs = ngettext(
@@ -225,7 +225,7 @@ def describe(game: Game) -> str:
     deals = ngettext("{n} deal left", "{n} deals left", game.deals_left).format(n=game.deals_left)
     parts = [_("Stock: {cards}, {deals}; {runs}.").format(cards=cards, deals=deals, runs=runs)]
     columns = []
-    for c in range(game.game.columns):
+    for c in range(game.kind.columns):
         down = game.down[c]
         up = game.face_up(c)
         if not game.cols[c]:
@@ -334,12 +334,12 @@ def _refusal_block(entry: Entry, refusal: Refusal, game: Game) -> str:
     """The refused entry, the rule's sentence and the cards. In English the sentence is the
     engine's own; in Czech and Finnish it is built from the refusal's rule and cards and the
     position it was refused in (see ``refusals``)."""
-    from spidercli.refusals import refusal_sentence
+    from spidercli.refusals import refusal_words
 
     head = _("entry {index} `{text}` (line {line}) is refused: {rule}").format(
         index=entry.index, text=shown(entry.text, 60), line=entry.line, rule=refusal.rule
     )
-    message = refusal.message if language() == "en" else refusal_sentence(refusal, game, entry)
+    message = refusal_words(refusal, game, entry)
     lines = [field(_("ILLEGAL"), head), field("", message)]
     if refusal.cards:
         cards = _("cards: {cards}").format(cards=cards_str(refusal.cards))
@@ -438,7 +438,7 @@ def report_tail(report: Report, style: Style = Style()) -> str:
                     report.result,
                     _("moves {n}").format(n=g.moves),
                     _("score {n}").format(n=g.score),
-                    _("runs {runs}/{total}").format(runs=g.runs, total=g.game.runs_to_win),
+                    _("runs {runs}/{total}").format(runs=g.runs, total=g.kind.runs_to_win),
                     _("deals left {n}").format(n=g.deals_left),
                     _("actions applied {n} of {total}").format(n=report.actions, total=total),
                 )

@@ -15,8 +15,9 @@ from typing import Any
 
 import yaml
 
-from spidercli.batch import VALID, Verdict, csv_row, verify_all
+from spidercli.batch import Verdict, csv_row, verify_all
 from spidercli.messages import quoted, shown, shown_path
+from spidercli.replay import EXPECT_FAILED, ILLEGAL, VALID
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
 
@@ -146,9 +147,9 @@ def _reason(v: Verdict) -> str:
     if v.status == VALID:
         return ""
     where = f" (line {f['line']})" if f.get("line") else ""
-    if v.status == "illegal":
+    if v.status == ILLEGAL:
         return f"illegal{where}: {f['rule']}: {f['message']}"
-    if v.status == "expect-failed":
+    if v.status == EXPECT_FAILED:
         return f"expect not met{where}: {f['message']}"
     return f"unusable: {f['message']}"
 

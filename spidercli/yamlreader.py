@@ -16,7 +16,7 @@ import yaml
 
 from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
 from spidercli.messages import ascii_note, located, quoted, shown
-from spidercli.rules import RULESETS
+from spidercli.rules import lookup_ruleset, unknown_ruleset
 
 try:  # the C parser is several times faster; fall back to the pure-Python one
     from yaml import CSafeLoader as _Loader
@@ -47,7 +47,7 @@ class _Memo(_Loader):
         return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
 
 
-_BLANKS = " \t\r\n"  # the blanks around a keyword, code or card: ASCII ones only
+BLANKS = " \t\r\n"  # the blanks around a keyword, code or card: ASCII ones only
 
 STR_TAG = "tag:yaml.org,2002:str"
 INT_TAG = "tag:yaml.org,2002:int"
@@ -175,17 +175,13 @@ class Checker:
         """A keyword (a ruleset, a result...): ASCII, case-insensitive, blanks around it ignored.
         ASCII first: ``str.lower`` maps some other letters to ASCII ones (K, U+212A, to k)."""
         text = self.text(node, what)
-        return text.strip(_BLANKS).lower() if text.isascii() else text
+        return text.strip(BLANKS).lower() if text.isascii() else text
 
     def ruleset(self, node: yaml.Node) -> str:
         """A ``rules:`` value: the name of a ruleset, case-insensitive."""
         name = self.word(node, "rules")
-        if name not in RULESETS:
-            raise self.fail(
-                f"rules: unknown ruleset {quoted(name)}{ascii_note(name)}; expected one of "
-                f"{', '.join(RULESETS)}",
-                node,
-            )
+        if lookup_ruleset(name, BLANKS) is None:
+            raise self.fail(unknown_ruleset("rules", quoted(name) + ascii_note(name)), node)
         return name
 
     def integer(self, node: yaml.Node, what: str) -> int:

@@ -55,7 +55,7 @@ def engine_positions(log_path: Path, skip: bool) -> dict[int, dict[str, Any]]:
         return {
             "cols": [
                 ["down"] * game.down[c] + [card_str(x) for x in game.face_up(c)]
-                for c in range(game.game.columns)
+                for c in range(game.kind.columns)
             ],
             "moves": game.moves,
             "score": game.score,

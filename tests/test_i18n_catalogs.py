@@ -222,7 +222,7 @@ def test_refusal_sentences_in_random_games(
         if draw % 3 == 0 and actions:
             action = actions[draw % len(actions)]  # keep the game moving
         else:
-            action = _random_action(draw, game.game.columns)
+            action = _random_action(draw, game.kind.columns)
         entry = Entry(i, i, str(action), action)
         refusal = game.play(action)
         if refusal is None:

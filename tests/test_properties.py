@@ -37,7 +37,7 @@ def test_cards_conserved_and_undo_is_an_exact_inverse(
     code_text: str, rules_name: str, choices: list[int]
 ) -> None:
     game = new_game(code_text, rules_name)
-    deck = Counter(ordered_deck(game.game, game.suits))
+    deck = Counter(ordered_deck(game.kind, game.suits))
     assert Counter(game.all_cards()) == deck
     for choice in choices:
         actions = game.legal_actions()
@@ -63,7 +63,7 @@ def test_cards_conserved_and_undo_is_an_exact_inverse(
 @given(CODES, st.lists(st.integers(0, 10**6), max_size=60))
 def test_generator_agrees_with_the_validator(code_text: str, choices: list[int]) -> None:
     game = new_game(code_text, "classic")
-    n = game.game.columns
+    n = game.kind.columns
     for choice in choices:
         legal = set(game.legal_moves())
         for s in range(n):
