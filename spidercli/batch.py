@@ -136,16 +136,16 @@ def verify_one(
     HTML page there."""
     from spidercli.movelog import load_log, parse_log
     from spidercli.replay import choose_rules, replay
-    from spidercli.yamlreader import LogError, decode, display_name
+    from spidercli.yamlreader import InputError, decode, display_name
 
     limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
     try:
         if content is None:
             log = load_log(path, limit)
         elif isinstance(content, str):
-            raise LogError(content, path=display_name(path))
+            raise InputError(content, path=display_name(path))
         elif len(content) > limit:  # read by the parent (standard input): limit + 1 bytes at most
-            raise LogError(
+            raise InputError(
                 f"is larger than the limit of {limit:,} bytes for one log; --max-log-bytes "
                 "raises it",
                 path=display_name(path),
@@ -153,8 +153,8 @@ def verify_one(
         else:
             name = display_name(path)
             log = parse_log(decode(content, name), name)
-        ruleset = choose_rules(log, rules)  # RulesError is a LogError
-    except LogError as err:
+        ruleset = choose_rules(log, rules)  # RulesError is a InputError
+    except InputError as err:
         verdict = _invalid(path, str(err), err.line, want_json)
         if html_dir is None:
             return verdict

@@ -14,6 +14,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES
 
 app = typer.Typer(
@@ -118,15 +119,21 @@ class OnIllegal(str, Enum):
     skip = "skip"
 
 
-def _fail(message: str, line: int | None, as_json: bool) -> NoReturn:
-    """Input that cannot be used: one paragraph on stderr (and the JSON error), exit 2."""
+def _fail(message: str, line: int | None, as_json: bool, status: int = 2) -> NoReturn:
+    """Input that cannot be used: one paragraph on stderr (and the JSON error), exit ``status``
+    (2)."""
     if as_json:
         from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
         from spidercli.messages import error_json
 
         print(json.dumps(error_json(utf8_safe(message), line)))
     print(f"spidercli: error: {message}", file=sys.stderr)
-    raise typer.Exit(2)
+    raise typer.Exit(status)
+
+
+def _unusable(err: InputError, as_json: bool) -> NoReturn:
+    """``_fail`` for an ``InputError``: its message, line and exit status."""
+    _fail(str(err), err.line, as_json, err.exit_status)
 
 
 def _color(flag: bool | None) -> bool:
@@ -156,14 +163,14 @@ def _parse_show(value: str) -> str | set[object]:
 
 def _load(log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> Any:
     """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
-    from spidercli.movelog import LogError, load_log
+    from spidercli.movelog import load_log
     from spidercli.replay import choose_rules
 
     try:
         parsed = load_log(log, max_bytes)
-        return parsed, choose_rules(parsed, rules)  # RulesError is a LogError
-    except LogError as err:
-        _fail(str(err), err.line, as_json)
+        return parsed, choose_rules(parsed, rules)  # RulesError is an InputError
+    except InputError as err:
+        _unusable(err, as_json)
 
 
 def _dump(obj: Any) -> None:
@@ -309,15 +316,15 @@ def duel(
     Exit status: 0 both logs valid; 1 either has a refused action or an
     unmet expect (it loses); 2 unusable input.
     """
-    from spidercli.duel import duel_text, judge
-    from spidercli.movelog import LogError, load_log
+    from spidercli.judge import duel_text, judge
+    from spidercli.movelog import load_log
 
     try:
         a = load_log(log_a, max_log_bytes)
         b = load_log(log_b, max_log_bytes)
         verdict = judge(a, b)
-    except LogError as err:  # DuelError is one
-        _fail(str(err), err.line, as_json)
+    except InputError as err:  # DuelError is one
+        _unusable(err, as_json)
     if as_json:
         _dump(verdict.to_json())
     else:
@@ -684,7 +691,6 @@ def tournament(
     import glob
 
     from spidercli.batch import find_logs
-    from spidercli.movelog import LogError
     from spidercli.tournament import load_manifest, standings, standings_csv, standings_text
 
     as_json = fmt is StandingsFormat.json
@@ -695,8 +701,8 @@ def tournament(
     if manifest is not None:
         try:
             plan = load_manifest(manifest)
-        except LogError as err:
-            _fail(str(err), err.line, as_json)
+        except InputError as err:
+            _unusable(err, as_json)
     files = list(find_logs(paths))
     if manifest is not None:  # the manifest may sit in the folder of logs
         from pathlib import Path
@@ -736,7 +742,6 @@ def record(
     recorded); 2 a log is unusable.
     """
     from spidercli.messages import located, shown_path
-    from spidercli.movelog import LogError
     from spidercli.record import NotRecorded
     from spidercli.record import record as record_one
 
@@ -748,7 +753,7 @@ def record(
             print(f"spidercli: {err}", file=sys.stderr)
             status = max(status, 1)
             continue
-        except LogError as err:  # unreadable, unusable, or not rewritable in place
+        except InputError as err:  # unreadable, unusable, or not rewritable in place
             print(f"spidercli: error: {err}", file=sys.stderr)
             status = 2
             continue
@@ -792,12 +797,12 @@ def import_kpat(
     Exit status: 0 imported; 2 a save that is not KPat's Spider, corrupt,
     or refused.
     """
-    from spidercli.kpat import SaveError, import_save
+    from spidercli.kpat import import_save
 
     try:
         imported = import_save(save)
-    except SaveError as err:
-        _fail(str(err), err.line, False)
+    except InputError as err:  # SaveError is one
+        _unusable(err, False)
     if imported.warning:
         print(f"spidercli: warning: {_shown_path(save)}: {imported.warning}", file=sys.stderr)
     text = imported.log_text()

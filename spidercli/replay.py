@@ -12,8 +12,9 @@ from typing import Any
 
 from spidercli.cards import SUITS, card_str
 from spidercli.engine import Game, Refusal
+from spidercli.errors import InputError
 from spidercli.messages import shown
-from spidercli.movelog import Entry, LogError, MoveLog
+from spidercli.movelog import Entry, MoveLog
 from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
 
 STOP = "stop"
@@ -27,7 +28,7 @@ INVALID_INPUT = "invalid-input"
 STATUSES = (VALID, ILLEGAL, EXPECT_FAILED, INVALID_INPUT)
 
 
-class RulesError(LogError):
+class RulesError(InputError):
     """The ruleset asked for cannot play this game (an input error: exit status 2)."""
 
 

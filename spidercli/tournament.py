@@ -31,14 +31,14 @@ class Manifest:
 
 def load_manifest(path: str) -> Manifest:
     """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs. Read and
-    checked like a log: ``LogError`` names the file and the line."""
+    checked like a log: ``InputError`` names the file and the line."""
     from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.yamlreader import Checker, LogError, compose, read_text
+    from spidercli.yamlreader import Checker, InputError, compose, read_text
 
     text = read_text(path)
     root = compose(text, path)
     if root is None:
-        raise LogError("the manifest is empty: expected a mapping with 'deals'", path=path)
+        raise InputError("the manifest is empty: expected a mapping with 'deals'", path=path)
     c = Checker(path, text)
     c.check(root)
     top = c.mapping(root, "the manifest", ("name", "rules", "deals"))
@@ -68,7 +68,7 @@ def load_manifest(path: str) -> Manifest:
 
 
 @dataclass
-class Entry:
+class Submission:
     """A verified submission that counts (or could have)."""
 
     file: str
@@ -116,14 +116,14 @@ class Standing:
 
 
 @dataclass
-class Outcome:
+class TournamentResult:
     name: str | None
     rules: str | None
     deals: list[tuple[str, str]]  # (deal_id, label)
     standings: list[Standing]
-    best: dict[tuple[str, str], Entry]  # (player, deal_id) -> the log that counts
+    best: dict[tuple[str, str], Submission]  # (player, deal_id) -> the log that counts
     rejected: list[dict[str, Any]] = field(default_factory=list)
-    superseded: list[Entry] = field(default_factory=list)
+    superseded: list[Submission] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -154,13 +154,15 @@ def _reason(v: Verdict) -> str:
     return f"unusable: {f['message']}"
 
 
-def standings(paths: list[str], manifest: Manifest | None = None, *, jobs: int = 1) -> Outcome:
+def standings(
+    paths: list[str], manifest: Manifest | None = None, *, jobs: int = 1
+) -> TournamentResult:
     wanted = {d for d, _ in manifest.deals} if manifest else None
     labels: dict[str, str] = dict(manifest.deals) if manifest else {}
     order: list[str] = [d for d, _ in manifest.deals] if manifest else []
     rejected: list[dict[str, Any]] = []
-    best: dict[tuple[str, str], Entry] = {}
-    superseded: list[Entry] = []
+    best: dict[tuple[str, str], Submission] = {}
+    superseded: list[Submission] = []
     for v in verify_all(paths, rules=None, jobs=jobs, want_json=False):
         f = v.fields
         player = f.get("player")
@@ -186,7 +188,7 @@ def standings(paths: list[str], manifest: Manifest | None = None, *, jobs: int =
             labels[deal_id] = label
         if deal_id not in order:
             order.append(deal_id)
-        entry = Entry(v.file, str(player), deal_id, label, f["score"], f["result"], f["moves"])
+        entry = Submission(v.file, str(player), deal_id, label, f["score"], f["result"], f["moves"])
         key = (entry.player, deal_id)
         held = best.get(key)
         if held is None:
@@ -214,7 +216,7 @@ def standings(paths: list[str], manifest: Manifest | None = None, *, jobs: int =
             s.moves,
         )
         s.rank = prev.rank if same and prev is not None else i + 1
-    return Outcome(
+    return TournamentResult(
         manifest.name if manifest else None,
         manifest.rules if manifest else None,
         [(d, labels[d]) for d in order],
@@ -225,7 +227,7 @@ def standings(paths: list[str], manifest: Manifest | None = None, *, jobs: int =
     )
 
 
-def standings_text(out: Outcome) -> str:
+def standings_text(out: TournamentResult) -> str:
     lines = []
     if out.name:
         lines.append(f"Tournament  {out.name}" + (f" ({out.rules} rules)" if out.rules else ""))
@@ -270,7 +272,7 @@ def standings_text(out: Outcome) -> str:
     return "\n".join(lines) + "\n"
 
 
-def standings_csv(out: Outcome) -> str:
+def standings_csv(out: TournamentResult) -> str:
     """The standings as CSV; player names are neutralised like every text cell
     (``batch.csv_cell``): a name such as ``=HYPERLINK(...)`` is never run as a formula."""
     rows = [csv_row(["rank", "player", "score", "wins", "moves", "deals"])]

@@ -14,8 +14,9 @@ from typing import Any
 
 import yaml
 
+from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
-from spidercli.messages import ascii_note, located, quoted, shown
+from spidercli.messages import ascii_note, quoted, shown
 from spidercli.rules import lookup_ruleset, unknown_ruleset
 
 try:  # the C parser is several times faster; fall back to the pure-Python one
@@ -79,17 +80,8 @@ _KIND = {
 }
 
 
-class LogError(ValueError):
-    """A log that cannot be used: ``line`` is 1-based, or None when no line applies."""
-
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        self.line = line
-
-    def __str__(self) -> str:
-        return located(self.path, self.line, self.message)
+# The strict reader's errors are input errors; ``LogError`` is the name log readers know them by.
+LogError = InputError
 
 
 def line_of(node: yaml.Node) -> int:
@@ -277,6 +269,7 @@ __all__ = [
     "SEQ_TAG",
     "STR_TAG",
     "Checker",
+    "InputError",
     "LogError",
     "compose",
     "decode",
