@@ -143,15 +143,14 @@ class TournamentResult:
 
 
 def _reason(v: Verdict) -> str:
-    f = v.fields
     if v.status == VALID:
         return ""
-    where = f" (line {f['line']})" if f.get("line") else ""
+    where = f" (line {v.line})" if v.line else ""
     if v.status == ILLEGAL:
-        return f"illegal{where}: {f['rule']}: {f['message']}"
+        return f"illegal{where}: {v.rule}: {v.message}"
     if v.status == EXPECT_FAILED:
-        return f"expect not met{where}: {f['message']}"
-    return f"unusable: {f['message']}"
+        return f"expect not met{where}: {v.message}"
+    return f"unusable: {v.message}"
 
 
 def standings(
@@ -164,31 +163,31 @@ def standings(
     best: dict[tuple[str, str], Submission] = {}
     superseded: list[Submission] = []
     for v in verify_all(paths, rules=None, jobs=jobs, want_json=False):
-        f = v.fields
-        player = f.get("player")
+        r = v.replayed
+        player = None if r is None else r.player
 
         def reject(reason: str, v: Verdict = v, player: object = player) -> None:
             rejected.append({"file": v.file, "player": player, "reason": reason})
 
-        if v.status != VALID:
+        if v.status != VALID or r is None:
             reject(_reason(v))
             continue
         if not player:
             reject("no player: the log names no player (the 'player:' key)")
             continue
-        deal_id = f["deal_id"]
-        label = f["game"] or f"explicit deal {deal_id}"
+        deal_id = r.deal_id
+        label = r.game or f"explicit deal {deal_id}"
         if wanted is not None and deal_id not in wanted:
             reject(f"{label} is not one of the tournament's deals")
             continue
-        if manifest and manifest.rules and f["rules"] != manifest.rules:
-            reject(f"played under {f['rules']} rules; the tournament plays {manifest.rules}")
+        if manifest and manifest.rules and r.rules != manifest.rules:
+            reject(f"played under {r.rules} rules; the tournament plays {manifest.rules}")
             continue
-        if deal_id not in labels or (labels[deal_id].startswith("explicit") and f["game"]):
+        if deal_id not in labels or (labels[deal_id].startswith("explicit") and r.game):
             labels[deal_id] = label
         if deal_id not in order:
             order.append(deal_id)
-        entry = Submission(v.file, str(player), deal_id, label, f["score"], f["result"], f["moves"])
+        entry = Submission(v.file, str(player), deal_id, label, r.score, r.result, r.moves)
         key = (entry.player, deal_id)
         held = best.get(key)
         if held is None:
