@@ -10,12 +10,16 @@ import json
 import os
 import sys
 from enum import Enum
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES
+
+if TYPE_CHECKING:  # imported for the types only: the commands import what they use
+    from spidercli.movelog import MoveLog
+    from spidercli.rules import Ruleset
 
 app = typer.Typer(
     name="spidercli",
@@ -161,7 +165,9 @@ def _parse_show(value: str) -> str | set[object]:
     return which
 
 
-def _load(log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> Any:
+def _load(
+    log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES
+) -> tuple[MoveLog, Ruleset]:
     """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
     from spidercli.movelog import load_log
     from spidercli.replay import choose_rules

@@ -24,7 +24,7 @@ from spidercli.movelog import LogError, load_log, parse_log
 from spidercli.render import describe
 from spidercli.replay import replay
 from spidercli.rules import CLASSIC
-from tests.test_cli import FIXTURES, run
+from tests.helpers import FIXTURES, run
 
 SEED_000 = (
     "Dobírací balíček: 24 karet, zbývající rozdání: 4; žádná postupka nebyla odebrána. "

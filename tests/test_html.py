@@ -13,16 +13,13 @@ import os
 import random
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
-from typer.testing import CliRunner
 
 from spidercli.cards import card_str
-from spidercli.cli import app
 from spidercli.codes import Setup, parse_code
 from spidercli.engine import Game
 from spidercli.html import Recorder, page_name, replay_page, script_json
@@ -30,16 +27,10 @@ from spidercli.movelog import format_log, load_log, parse_log
 from spidercli.render import describe
 from spidercli.replay import choose_rules, replay
 from spidercli.svg import BoardView, board_body
-from tests.browser import Browser, find_chromium
+from tests.browser import Browser, dom
+from tests.helpers import ROOT, run
 
-ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "fixtures" / "example-spider-1suit-117.yaml"
-runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
-
-
-def run(*args: str) -> Any:
-    os.chdir(ROOT)
-    return runner.invoke(app, list(args))
 
 
 # --------------------------------------------------------------- the engine's own positions
@@ -85,38 +76,6 @@ def with_refusals(tmp: Path) -> Path:
 
 
 # ------------------------------------------------------------------------- the browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = find_chromium()
-    if executable is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("chromium is not installed, and CI=true: the HTML page must be tested")
-        pytest.skip("chromium is not installed (Debian: apt-get install chromium)")
-    chromium = Browser(executable)
-    yield chromium
-    chromium.close()
-
-
-DOM = """JSON.stringify({
-  cols: [...document.querySelectorAll('[data-col]')].map(c =>
-    [c.dataset.col, [...c.children].map(card => card.dataset.card)]),
-  counters: [...document.querySelectorAll('[data-entry]')].map(e =>
-    [e.dataset.entry, e.dataset.moves, e.dataset.score]),
-  hash: location.hash,
-  action: document.getElementById('action').textContent,
-  refusal: document.getElementById('refusal').hidden
-    ? null : document.getElementById('refusal').textContent,
-  words: document.getElementById('words').textContent,
-  boardHidden: document.getElementById('board').getAttribute('aria-hidden'),
-})"""
-
-
-def dom(chromium: Browser) -> dict[str, Any]:
-    assert chromium.problems() == []
-    result: dict[str, Any] = json.loads(chromium.evaluate(DOM))
-    return result
 
 
 def assert_shows(seen: dict[str, Any], n: int, want: dict[str, Any]) -> None:

@@ -23,8 +23,7 @@ from spidercli.movelog import Entry, load_log
 from spidercli.refusals import refusal_sentence
 from spidercli.replay import replay
 from spidercli.rules import RULESETS
-from tests.test_cli import FIXTURES, ILLEGAL
-from tests.test_properties import CODES, new_game
+from tests.helpers import CODES, FIXTURES, ILLEGAL, new_game
 
 LOCALE = Path(i18n.__file__).parent / "locale"
 POT = LOCALE / "spidercli.pot"

@@ -9,26 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spidercli.actions import DEAL, UNDO, Flip
-from spidercli.codes import ordered_deck, parse_code, seed_letters
+from spidercli.codes import ordered_deck, parse_code
 from spidercli.engine import Game
 from spidercli.rules import CLASSIC, DUEL, PAVOUK, RULESETS
+from tests.helpers import CODES, new_game
 
-CODES = st.builds(
-    lambda prefix, suits, rule, seed: f"{prefix}{suits}-S1{rule}-{seed_letters(seed)}",
-    st.sampled_from(["SP", "SD"]),
-    st.sampled_from([1, 2, 4]),
-    st.sampled_from(["C", "P"]),
-    st.integers(0, 26**7 - 1),
-)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def new_game(code_text: str, rules_name: str) -> Game:
-    code = parse_code(code_text)
-    rules = RULESETS[rules_name]
-    if code.game.name not in rules.games or code.suits not in rules.suits:
-        rules = CLASSIC
-    return Game.from_code(code, rules)
 
 
 @SETTINGS
