@@ -146,25 +146,6 @@ def _color(flag: bool | None) -> bool:
     return color_wanted(flag, sys.stdout)
 
 
-def _parse_show(value: str) -> str | set[object]:
-    value = value.strip().lower()
-    if value in ("every", "none"):
-        return value
-    which: set[object] = set()
-    for token in value.split(","):
-        token = token.strip()
-        if token in ("final", "start"):
-            which.add("final" if token == "final" else 0)
-        elif token.isdigit() and token.isascii() and len(token) < 10:
-            which.add(int(token))
-        else:
-            raise ValueError(
-                f"--show: {token!r} is not understood; expected final, every, none, or entry "
-                "numbers such as 0,12,final (0 is the start)"
-            )
-    return which
-
-
 def _load(
     log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES
 ) -> tuple[MoveLog, Ruleset]:
@@ -233,10 +214,11 @@ def replay(
     Exit status: 0 valid; 1 a refused action or an unmet expect;
     2 unusable input (file, YAML, game code, action, option).
     """
+    from spidercli.options import check_show, parse_show
     from spidercli.replay import replay as run_replay
 
     try:
-        which = _parse_show(show)
+        which = parse_show(show)
     except ValueError as err:
         _fail(str(err), None, as_json)
     if svg_file is not None and (not isinstance(which, set) or len(which) != 1):
@@ -246,15 +228,10 @@ def replay(
             as_json,
         )
     parsed, ruleset = _load(log, rules, as_json, max_log_bytes)
-    entries = len(parsed.entries)
-    past = sorted(n for n in which if isinstance(n, int) and n > entries) if which else []
-    if past and isinstance(which, set):
-        _fail(
-            f"--show: entry {past[0]} is past the end of {_shown_path(log)}, which has "
-            f"{entries} entr{'y' if entries == 1 else 'ies'} (0 is the start)",
-            None,
-            as_json,
-        )
+    try:
+        check_show(which, len(parsed.entries), _shown_path(log))
+    except ValueError as err:
+        _fail(str(err), None, as_json)
     pictures = html_file is not None or svg_file is not None
 
     if as_json:
@@ -442,10 +419,9 @@ def solve(
     ran out); 2 unusable input.
     """
     from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.logwriter import format_log
-    from spidercli.replay import figures
-    from spidercli.rules import check_playable, ruleset_named
+    from spidercli.rules import ruleset_named
     from spidercli.solution import solve_setup
+    from spidercli.solving import check_solvable, no_win_message, solved_message, win_log
 
     try:
         setup = Setup.from_code(parse_code(code))
@@ -458,46 +434,24 @@ def solve(
     except ValueError as err:
         _fail(str(err), None, False)
     try:
-        check_playable(ruleset, setup.game, setup.suits)
+        check_solvable(setup, ruleset)
     except ValueError as err:
-        _fail(f"{err} ({setup.name})", None, False)
+        _fail(str(err), None, False)
     printer = _progress_printer()
     try:
         solved = solve_setup(setup, ruleset, timeout=timeout, max_states=max_states, report=printer)
     finally:
         if printer is not None:
             printer.close()
-    p = solved.progress
-    done = f"{p.states:,} states in {p.seconds:.2f} s"
     if solved.actions is None:
-        if solved.exhaustive:
-            print(
-                f"spidercli: {setup.name} cannot be won: every line of play was searched ({done})",
-                file=sys.stderr,
-            )
-        else:
-            print(
-                f"spidercli: no win found for {setup.name} within the budget ({done}); the "
-                "search gave up, which proves nothing",
-                file=sys.stderr,
-            )
+        print(f"spidercli: {no_win_message(setup, solved)}", file=sys.stderr)
         raise typer.Exit(1)
-    g = solved.game
-    text = format_log(
-        setup,
-        [str(a) for a in solved.actions],
-        rules=ruleset.name,
-        expect=figures("won", g),
-        comment=f"A win found by spidercli solve: {g.moves} moves, score {g.score}.",
-    )
+    text = win_log(setup, ruleset, solved)
     if output is None:
         sys.stdout.write(text)
     else:
         _write(output, text)
-    print(
-        f"spidercli: solved {setup.name} in {g.moves} moves, score {g.score} ({done})",
-        file=sys.stderr,
-    )
+    print(f"spidercli: {solved_message(setup, solved)}", file=sys.stderr)
 
 
 @app.command()
@@ -530,12 +484,9 @@ def hint(
     if report.illegal:
         bad = report.illegal[0]
         from spidercli.messages import error_json, located
+        from spidercli.solving import no_hint_message
 
-        message = located(
-            parsed.path,
-            bad.entry.line,
-            bad.refused(f"{bad.refusal.message}; no hint for an invalid log"),
-        )
+        message = located(parsed.path, bad.entry.line, no_hint_message(bad))
         if as_json:
             _dump(error_json(message, bad.entry.line))
         print(f"spidercli: {message}", file=sys.stderr)
