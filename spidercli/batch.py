@@ -207,7 +207,7 @@ def verify_one(
         from spidercli.html import Recorder
 
         recorder = Recorder()
-    report = replay(log, rules=ruleset, observe=recorder)
+    report = replay(log, rules=ruleset, visitor=recorder)
     status = report.status
     rule = line = message = None
     if report.illegal:

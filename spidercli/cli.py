@@ -236,7 +236,7 @@ def replay(
 
     if as_json:
         recorder = _recorder(None) if pictures else None
-        report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, observe=recorder)
+        report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, visitor=recorder)
         _pictures(report, recorder, html_file, svg_file, which)
         _dump(report.to_json())
         raise typer.Exit(report.exit_code)
@@ -248,9 +248,8 @@ def replay(
     snaps = Snapshots(which, style, words=describe, write=sys.stdout.write)
     recorder = _recorder(snaps) if pictures else None
     report = run_replay(
-        parsed, rules=ruleset, on_illegal=on_illegal.value, observe=recorder or snaps
+        parsed, rules=ruleset, on_illegal=on_illegal.value, visitor=recorder or snaps
     )
-    snaps.finish(report.game)
     _pictures(report, recorder, html_file, svg_file, which)
     sys.stdout.write(report_tail(report, style))
     raise typer.Exit(report.exit_code)

@@ -25,7 +25,7 @@ from spidercli.engine import Game, Refusal
 from spidercli.i18n import _, language, ngettext
 from spidercli.messages import shown, shown_path
 from spidercli.movelog import Entry, MoveLog
-from spidercli.replay import Report
+from spidercli.replay import ReplayVisitor, Report
 from spidercli.rules import Ruleset
 
 _RED = "\x1b[31m"
@@ -256,8 +256,8 @@ def _entry_label(entry: Entry | None) -> str:
     return _("Start") if entry is None else _after(entry, capital=True)
 
 
-class Snapshots:
-    """An observer for ``replay`` that keeps the boards the reader asked to see.
+class Snapshots(ReplayVisitor):
+    """A ``replay`` visitor that keeps the boards the reader asked to see.
 
     ``which``: ``every``, ``none``, or a set of entry indices (0 = the start) and the word
     ``final``. The board before each refused entry is always kept (unless ``none``). With
@@ -299,16 +299,21 @@ class Snapshots:
         assert isinstance(self.which, set)
         return index in self.which
 
-    def __call__(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
-        if refusal is not None and entry is not None:
-            self.blocks.append(_refusal_block(entry, refusal, game))
-            if self.which != "none":
-                label = _("Board before entry {index}:").format(index=entry.index)
-                self.blocks.append(f"{label}\n{self.show(game)}")
-                self._last_shown = True
-            return
-        if entry is not None:
-            self._applied += 1
+    def begin(self, game: Game) -> None:
+        self._position(game, None)
+
+    def applied(self, game: Game, entry: Entry) -> None:
+        self._applied += 1
+        self._position(game, entry)
+
+    def refused(self, game: Game, entry: Entry, refusal: Refusal) -> None:
+        self.blocks.append(_refusal_block(entry, refusal, game))
+        if self.which != "none":
+            label = _("Board before entry {index}:").format(index=entry.index)
+            self.blocks.append(f"{label}\n{self.show(game)}")
+            self._last_shown = True
+
+    def _position(self, game: Game, entry: Entry | None) -> None:
         index = 0 if entry is None else entry.index
         shown = self._wanted(index)
         if shown:
@@ -316,7 +321,7 @@ class Snapshots:
         self._last = (entry, game)
         self._last_shown = shown
 
-    def finish(self, game: Game) -> None:
+    def end(self, game: Game) -> None:
         """Add the final board when asked for and not already shown."""
         if self.which == "none" or self.which == "every":
             return

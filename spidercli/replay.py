@@ -6,7 +6,6 @@ reached, the refusal (rule, message, entry, line) and, for the text report, the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,8 +162,23 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
     return rules
 
 
-# Called before each entry is played (game, entry) and after it (game, entry, refusal).
-Observer = Callable[[Game, Entry | None, Refusal | None], None]
+class ReplayVisitor:
+    """What a replay shows, in order (python-chess's ``BaseVisitor`` is the model): ``begin``
+    with the starting position; for each entry, ``applied`` once it is played or ``refused``
+    before the position changes; ``end`` with the position reached. Each method does nothing
+    here: a visitor overrides the ones it needs."""
+
+    def begin(self, game: Game) -> None:
+        """The starting position, before any entry."""
+
+    def applied(self, game: Game, entry: Entry) -> None:
+        """``entry`` was played: ``game`` is the position after it."""
+
+    def refused(self, game: Game, entry: Entry, refusal: Refusal) -> None:
+        """``entry`` was refused: ``game`` is the position before it (unchanged)."""
+
+    def end(self, game: Game) -> None:
+        """The replay is over: ``game`` is the position reached."""
 
 
 def replay(
@@ -172,15 +186,14 @@ def replay(
     *,
     rules: Ruleset | None = None,
     on_illegal: str = STOP,
-    observe: Observer | None = None,
+    visitor: ReplayVisitor | None = None,
 ) -> Report:
-    """Replay ``log``. ``observe(game, entry, refusal)`` sees the start (entry None), each applied
-    entry (refusal None) and, before the position changes, each refused one."""
+    """Replay ``log``, showing each step to ``visitor`` (see ``ReplayVisitor``)."""
     if rules is None:
         rules = choose_rules(log)
     game = Game.from_setup(log.deal, rules)
-    if observe is not None:
-        observe(game, None, None)
+    if visitor is not None:
+        visitor.begin(game)
     illegal: list[Illegal] = []
     applied = 0
     halted = False
@@ -189,15 +202,17 @@ def replay(
         refusal = play(entry.action)
         if refusal is None:
             applied += 1
-            if observe is not None:
-                observe(game, entry, None)
+            if visitor is not None:
+                visitor.applied(game, entry)
             continue
         illegal.append(Illegal(entry, refusal))
-        if observe is not None:
-            observe(game, entry, refusal)
+        if visitor is not None:
+            visitor.refused(game, entry, refusal)
         if on_illegal == STOP:
             halted = True
             break
+    if visitor is not None:
+        visitor.end(game)
     report = Report(log, rules, game, game.result, applied, illegal, None, halted)
     if log.expect is not None:
         actual = report.figures()

@@ -189,7 +189,7 @@ def test_page_draws_what_the_svg_writer_draws(browser: Browser, example_page: Pa
     """One drawing: the page's script and spidercli/svg.py give the same elements."""
     log = load_log(EXAMPLE)
     recorder = Recorder()
-    replay(log, observe=recorder)
+    replay(log, visitor=recorder)
     for n in (0, 33, 117):
         browser.open(f"{example_page.as_uri()}#{n}")
         drawn = browser.evaluate("document.getElementById('board').innerHTML")
@@ -247,7 +247,7 @@ def test_hostile_log_cannot_inject_into_the_page(browser: Browser, tmp_path: Pat
 def test_hostile_values_are_escaped_in_the_markup(tmp_path: Path) -> None:
     log = load_log(hostile_log(tmp_path))
     recorder = Recorder()
-    report = replay(log, observe=recorder)
+    report = replay(log, visitor=recorder)
     text = replay_page(report, recorder.frames)
     assert "<img" not in text and "<b>" not in text
     assert text.count("</script>") == 2
@@ -264,7 +264,7 @@ def test_script_json_never_closes_the_script() -> None:
 def test_page_data_is_compact_and_complete() -> None:
     log = load_log(EXAMPLE)
     recorder = Recorder()
-    report = replay(log, observe=recorder)
+    report = replay(log, visitor=recorder)
     text = replay_page(report, recorder.frames)
     match = re.search(r'<script type="application/json" id="data">(.*?)</script>', text)
     assert match is not None
@@ -278,7 +278,7 @@ def test_page_data_is_compact_and_complete() -> None:
 def test_page_header_names_game_deal_rules_player_result_and_verdict() -> None:
     log = load_log(ROOT / "fixtures" / "batch" / "b-illegal.yaml")
     recorder = Recorder()
-    report = replay(log, observe=recorder)
+    report = replay(log, visitor=recorder)
     text = replay_page(report, recorder.frames)
     facts = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", text))
     assert facts["Game"].startswith("SD1-S1-AAAABIW (Spiderette, 1 suit")

@@ -21,7 +21,7 @@ from spidercli.actions import DEAL, UNDO, Action, Flip, Move, Tap
 from spidercli.engine import RULE_IDS, Game, Refusal
 from spidercli.movelog import Entry, load_log
 from spidercli.refusals import refusal_sentence
-from spidercli.replay import replay
+from spidercli.replay import ReplayVisitor, replay
 from spidercli.rules import RULESETS
 from tests.helpers import CODES, FIXTURES, ILLEGAL, new_game
 
@@ -162,15 +162,13 @@ def test_labels_fit_the_hanging_indent() -> None:
 # ------------------------------------------------------------------------ refusal sentences
 
 
-class _Checker:
-    """A replay observer: each refusal's sentence rebuilt from facts, in every language."""
+class _Checker(ReplayVisitor):
+    """A replay visitor: each refusal's sentence rebuilt from facts, in every language."""
 
     def __init__(self) -> None:
         self.rules: set[str] = set()
 
-    def __call__(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
-        if refusal is None or entry is None:
-            return
+    def refused(self, game: Game, entry: Entry, refusal: Refusal) -> None:
         check(refusal, game, entry)
         self.rules.add(refusal.rule)
 
@@ -190,7 +188,7 @@ def test_every_rule_has_its_sentence_in_every_language() -> None:
     checker = _Checker()
     for rule in ILLEGAL:
         log = load_log(str(FIXTURES / "illegal" / f"{rule}.yaml"))
-        replay(log, on_illegal="skip", observe=checker)
+        replay(log, on_illegal="skip", visitor=checker)
     assert checker.rules == set(RULE_IDS)
 
 
