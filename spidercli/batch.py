@@ -9,6 +9,7 @@ after it is written: memory does not grow with the number of logs (beyond the li
 from __future__ import annotations
 
 import contextlib
+import gc
 import glob
 import json
 import os
@@ -309,6 +310,17 @@ def _worker_init() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _MASKS:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+    _relax_gc()
+
+
+# A log's objects are freed by their reference counts, not by the cycle collector: collecting
+# less often saves about a twentieth of a batch's time and no memory to speak of (measured).
+_GC_THRESHOLDS = (50_000, 20, 20)
+
+
+def _relax_gc() -> None:
+    gc.freeze()  # what the worker inherited is never collected again
+    gc.set_threshold(*_GC_THRESHOLDS)
 
 
 def _terminated(signum: int, frame: object) -> None:
@@ -332,8 +344,13 @@ def verify_all(
     with status 143."""
     tasks = _tasks(paths, rules, want_json, max_bytes, html_dir)
     if jobs <= 1:
-        for task in tasks:
-            yield _verify_star(task)
+        thresholds = gc.get_threshold()
+        gc.set_threshold(*_GC_THRESHOLDS)
+        try:
+            for task in tasks:
+                yield _verify_star(task)
+        finally:
+            gc.set_threshold(*thresholds)
         return
     import multiprocessing
 
