@@ -105,6 +105,7 @@ class FlipRecord(NamedTuple):
 
 
 HistoryRecord = MoveRecord | DealRecord | FlipRecord
+_new_record = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -650,7 +651,10 @@ class Game:
             self._add_with_floor(rules.same_suit_score * k)
         flipped = self._flip_exposed(s)
         run = self._take_run(t)
-        self.history.append(MoveRecord(prev_score, prev_moves, s, t, k, flipped, run))
+        # tuple.__new__ skips the named tuple's Python-level __new__: moves are the hot path.
+        self.history.append(
+            _new_record(MoveRecord, (prev_score, prev_moves, s, t, k, flipped, run))
+        )
 
     def deal(self) -> None:
         """Deal the next row from the stock (unchecked)."""
