@@ -9,6 +9,7 @@ keywords, whole numbers and ruleset names, each with its line. Every failure is 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -131,12 +132,20 @@ class Checker:
                 f"custom YAML tags ({shown(node.tag, 80)}) are not allowed in a move log", node
             )
         if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                self.visit(key)
-                self.visit(value)
+            children: Iterable[yaml.Node] = (child for pair in node.value for child in pair)
         elif isinstance(node, yaml.SequenceNode):
-            for item in node.value:
-                self.visit(item)
+            children = node.value
+        else:
+            return
+        seen = self.seen
+        scalar = yaml.ScalarNode
+        for child in children:
+            # A scalar met once with a standard tag passes here, without a call (most nodes
+            # are such scalars); anything else is visited, in the same order as before.
+            if type(child) is scalar and child.tag in _STANDARD and id(child) not in seen:
+                seen.add(id(child))
+            else:
+                self.visit(child)
 
     def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(node, yaml.MappingNode):
