@@ -10,11 +10,16 @@ import json
 import os
 import sys
 from enum import Enum
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES
+
+if TYPE_CHECKING:  # imported for the types only: the commands import what they use
+    from spidercli.movelog import MoveLog
+    from spidercli.rules import Ruleset
 
 app = typer.Typer(
     name="spidercli",
@@ -118,14 +123,21 @@ class OnIllegal(str, Enum):
     skip = "skip"
 
 
-def _fail(message: str, line: int | None, as_json: bool) -> NoReturn:
-    """Input that cannot be used: one paragraph on stderr (and the JSON error), exit 2."""
+def _fail(message: str, line: int | None, as_json: bool, status: int = 2) -> NoReturn:
+    """Input that cannot be used: one paragraph on stderr (and the JSON error), exit ``status``
+    (2)."""
     if as_json:
         from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
+        from spidercli.messages import error_json
 
-        print(json.dumps({"error": {"message": utf8_safe(message), "line": line}}))
+        print(json.dumps(error_json(utf8_safe(message), line)))
     print(f"spidercli: error: {message}", file=sys.stderr)
-    raise typer.Exit(2)
+    raise typer.Exit(status)
+
+
+def _unusable(err: InputError, as_json: bool) -> NoReturn:
+    """``_fail`` for an ``InputError``: its message, line and exit status."""
+    _fail(str(err), err.line, as_json, err.exit_status)
 
 
 def _color(flag: bool | None) -> bool:
@@ -134,35 +146,18 @@ def _color(flag: bool | None) -> bool:
     return color_wanted(flag, sys.stdout)
 
 
-def _parse_show(value: str) -> str | set[object]:
-    value = value.strip().lower()
-    if value in ("every", "none"):
-        return value
-    which: set[object] = set()
-    for token in value.split(","):
-        token = token.strip()
-        if token in ("final", "start"):
-            which.add("final" if token == "final" else 0)
-        elif token.isdigit() and token.isascii() and len(token) < 10:
-            which.add(int(token))
-        else:
-            raise ValueError(
-                f"--show: {token!r} is not understood; expected final, every, none, or entry "
-                "numbers such as 0,12,final (0 is the start)"
-            )
-    return which
-
-
-def _load(log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> Any:
+def _load(
+    log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES
+) -> tuple[MoveLog, Ruleset]:
     """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
-    from spidercli.movelog import LogError, load_log
+    from spidercli.movelog import load_log
     from spidercli.replay import choose_rules
 
     try:
         parsed = load_log(log, max_bytes)
-        return parsed, choose_rules(parsed, rules)  # RulesError is a LogError
-    except LogError as err:
-        _fail(str(err), err.line, as_json)
+        return parsed, choose_rules(parsed, rules)  # RulesError is an InputError
+    except InputError as err:
+        _unusable(err, as_json)
 
 
 def _dump(obj: Any) -> None:
@@ -219,10 +214,11 @@ def replay(
     Exit status: 0 valid; 1 a refused action or an unmet expect;
     2 unusable input (file, YAML, game code, action, option).
     """
+    from spidercli.options import check_show, parse_show
     from spidercli.replay import replay as run_replay
 
     try:
-        which = _parse_show(show)
+        which = parse_show(show)
     except ValueError as err:
         _fail(str(err), None, as_json)
     if svg_file is not None and (not isinstance(which, set) or len(which) != 1):
@@ -232,20 +228,15 @@ def replay(
             as_json,
         )
     parsed, ruleset = _load(log, rules, as_json, max_log_bytes)
-    entries = len(parsed.entries)
-    past = sorted(n for n in which if isinstance(n, int) and n > entries) if which else []
-    if past and isinstance(which, set):
-        _fail(
-            f"--show: entry {past[0]} is past the end of {_shown_path(log)}, which has "
-            f"{entries} entr{'y' if entries == 1 else 'ies'} (0 is the start)",
-            None,
-            as_json,
-        )
+    try:
+        check_show(which, len(parsed.entries), _shown_path(log))
+    except ValueError as err:
+        _fail(str(err), None, as_json)
     pictures = html_file is not None or svg_file is not None
 
     if as_json:
         recorder = _recorder(None) if pictures else None
-        report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, observe=recorder)
+        report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, visitor=recorder)
         _pictures(report, recorder, html_file, svg_file, which)
         _dump(report.to_json())
         raise typer.Exit(report.exit_code)
@@ -257,9 +248,8 @@ def replay(
     snaps = Snapshots(which, style, words=describe, write=sys.stdout.write)
     recorder = _recorder(snaps) if pictures else None
     report = run_replay(
-        parsed, rules=ruleset, on_illegal=on_illegal.value, observe=recorder or snaps
+        parsed, rules=ruleset, on_illegal=on_illegal.value, visitor=recorder or snaps
     )
-    snaps.finish(report.game)
     _pictures(report, recorder, html_file, svg_file, which)
     sys.stdout.write(report_tail(report, style))
     raise typer.Exit(report.exit_code)
@@ -308,15 +298,15 @@ def duel(
     Exit status: 0 both logs valid; 1 either has a refused action or an
     unmet expect (it loses); 2 unusable input.
     """
-    from spidercli.duel import duel_text, judge
-    from spidercli.movelog import LogError, load_log
+    from spidercli.judge import duel_text, judge
+    from spidercli.movelog import load_log
 
     try:
         a = load_log(log_a, max_log_bytes)
         b = load_log(log_b, max_log_bytes)
         verdict = judge(a, b)
-    except LogError as err:  # DuelError is one
-        _fail(str(err), err.line, as_json)
+    except InputError as err:  # DuelError is one
+        _unusable(err, as_json)
     if as_json:
         _dump(verdict.to_json())
     else:
@@ -428,9 +418,9 @@ def solve(
     ran out); 2 unusable input.
     """
     from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.movelog import format_log
-    from spidercli.rules import check_playable, ruleset_named
+    from spidercli.rules import ruleset_named
     from spidercli.solution import solve_setup
+    from spidercli.solving import check_solvable, no_win_message, solved_message, win_log
 
     try:
         setup = Setup.from_code(parse_code(code))
@@ -443,46 +433,24 @@ def solve(
     except ValueError as err:
         _fail(str(err), None, False)
     try:
-        check_playable(ruleset, setup.game, setup.suits)
+        check_solvable(setup, ruleset)
     except ValueError as err:
-        _fail(f"{err} ({setup.name})", None, False)
+        _fail(str(err), None, False)
     printer = _progress_printer()
     try:
         solved = solve_setup(setup, ruleset, timeout=timeout, max_states=max_states, report=printer)
     finally:
         if printer is not None:
             printer.close()
-    p = solved.progress
-    done = f"{p.states:,} states in {p.seconds:.2f} s"
     if solved.actions is None:
-        if solved.exhaustive:
-            print(
-                f"spidercli: {setup.name} cannot be won: every line of play was searched ({done})",
-                file=sys.stderr,
-            )
-        else:
-            print(
-                f"spidercli: no win found for {setup.name} within the budget ({done}); the "
-                "search gave up, which proves nothing",
-                file=sys.stderr,
-            )
+        print(f"spidercli: {no_win_message(setup, solved)}", file=sys.stderr)
         raise typer.Exit(1)
-    g = solved.game
-    text = format_log(
-        setup,
-        [str(a) for a in solved.actions],
-        rules=ruleset.name,
-        expect={"result": "won", "moves": g.moves, "score": g.score, "runs": g.runs},
-        comment=f"A win found by spidercli solve: {g.moves} moves, score {g.score}.",
-    )
+    text = win_log(setup, ruleset, solved)
     if output is None:
         sys.stdout.write(text)
     else:
         _write(output, text)
-    print(
-        f"spidercli: solved {setup.name} in {g.moves} moves, score {g.score} ({done})",
-        file=sys.stderr,
-    )
+    print(f"spidercli: {solved_message(setup, solved)}", file=sys.stderr)
 
 
 @app.command()
@@ -514,16 +482,12 @@ def hint(
     report = run_replay(parsed, rules=ruleset)
     if report.illegal:
         bad = report.illegal[0]
-        from spidercli.messages import located, shown
+        from spidercli.messages import error_json, located
+        from spidercli.solving import no_hint_message
 
-        message = located(
-            parsed.path,
-            bad.entry.line,
-            f"entry {bad.entry.index} `{shown(bad.entry.text, 60)}` is refused "
-            f"({bad.refusal.rule}): {bad.refusal.message}; no hint for an invalid log",
-        )
+        message = located(parsed.path, bad.entry.line, no_hint_message(bad))
         if as_json:
-            _dump({"error": {"message": message, "line": bad.entry.line}})
+            _dump(error_json(message, bad.entry.line))
         print(f"spidercli: {message}", file=sys.stderr)
         raise typer.Exit(1)
     found = find_hint(report.game, timeout=timeout)
@@ -597,14 +561,10 @@ def verify(
 
     from spidercli.batch import find_logs, run_batch
     from spidercli.messages import quoted
-    from spidercli.rules import RULESETS
+    from spidercli.rules import lookup_ruleset, unknown_ruleset
 
-    if rules is not None and (not rules.isascii() or rules.strip(" \t").lower() not in RULESETS):
-        _fail(
-            f"--rules: unknown ruleset {quoted(rules)}; expected one of {', '.join(RULESETS)}",
-            None,
-            False,
-        )
+    if rules is not None and lookup_ruleset(rules) is None:
+        _fail(unknown_ruleset("--rules", quoted(rules)), None, False)
     found = iter(find_logs(paths))
     first = next(found, None)
     if first is None:
@@ -687,7 +647,6 @@ def tournament(
     import glob
 
     from spidercli.batch import find_logs
-    from spidercli.movelog import LogError
     from spidercli.tournament import load_manifest, standings, standings_csv, standings_text
 
     as_json = fmt is StandingsFormat.json
@@ -698,8 +657,8 @@ def tournament(
     if manifest is not None:
         try:
             plan = load_manifest(manifest)
-        except LogError as err:
-            _fail(str(err), err.line, as_json)
+        except InputError as err:
+            _unusable(err, as_json)
     files = list(find_logs(paths))
     if manifest is not None:  # the manifest may sit in the folder of logs
         from pathlib import Path
@@ -739,7 +698,6 @@ def record(
     recorded); 2 a log is unusable.
     """
     from spidercli.messages import located, shown_path
-    from spidercli.movelog import LogError
     from spidercli.record import NotRecorded
     from spidercli.record import record as record_one
 
@@ -751,7 +709,7 @@ def record(
             print(f"spidercli: {err}", file=sys.stderr)
             status = max(status, 1)
             continue
-        except LogError as err:  # unreadable, unusable, or not rewritable in place
+        except InputError as err:  # unreadable, unusable, or not rewritable in place
             print(f"spidercli: error: {err}", file=sys.stderr)
             status = 2
             continue
@@ -795,12 +753,12 @@ def import_kpat(
     Exit status: 0 imported; 2 a save that is not KPat's Spider, corrupt,
     or refused.
     """
-    from spidercli.kpat import SaveError, import_save
+    from spidercli.kpat import import_save
 
     try:
         imported = import_save(save)
-    except SaveError as err:
-        _fail(str(err), err.line, False)
+    except InputError as err:  # SaveError is one
+        _unusable(err, False)
     if imported.warning:
         print(f"spidercli: warning: {_shown_path(save)}: {imported.warning}", file=sys.stderr)
     text = imported.log_text()

@@ -164,6 +164,9 @@ def deal_layout(code: GameCode) -> Layout:
     return Layout(code.game, tuple(tuple(c) for c in columns), tuple(deck[pos:]))
 
 
+_DEALT: dict[GameCode, Setup] = {}  # Setup.from_code's recent results
+
+
 @dataclass(frozen=True)
 class Setup:
     """A game to play: the starting layout, the suit count and move rule, and its code if any.
@@ -186,7 +189,15 @@ class Setup:
 
     @classmethod
     def from_code(cls, code: GameCode) -> Setup:
-        return cls(deal_layout(code), code.suits, code.permissive, code)
+        """The deal a code names. Setups are immutable, so the last few hundred are kept: a
+        batch of logs of the same deals deals and hashes each deal's cards once."""
+        setup = _DEALT.get(code)
+        if setup is None or type(setup) is not cls:
+            setup = cls(deal_layout(code), code.suits, code.permissive, code)
+            if len(_DEALT) >= 256:
+                _DEALT.clear()
+            _DEALT[code] = setup
+        return setup
 
     @property
     def game(self) -> GameKind:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, NamedTuple
 
 from spidercli.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
 from spidercli.cards import RANK_NAMES, card_str, cards_str, make_card
@@ -65,13 +65,47 @@ OPEN: Final = "open"
 # The cards of a complete run, King to Ace, for each suit.
 _RUNS: Final = tuple([make_card(r, s) for r in range(13, 0, -1)] for s in range(4))
 
-# History record kinds.
-_MOVE: Final = 0
-_DEAL: Final = 1
-_FLIP: Final = 2
 
-# A removed run: (column, suit, whether the card under it flipped).
-RunRecord = tuple[int, int, bool]
+class RunRecord(NamedTuple):
+    """A run removed after an action: its column (0-based), its suit, and whether the card it
+    uncovered turned up by itself."""
+
+    column: int
+    suit: int
+    flipped: bool
+
+
+class MoveRecord(NamedTuple):
+    """A move in the history: the score and counter before it, and what undoing it needs."""
+
+    score: int
+    moves: int
+    source: int  # 0-based columns
+    target: int
+    size: int  # cards moved
+    flipped: bool  # the source's new last card turned up by itself
+    run: RunRecord | None
+
+
+class DealRecord(NamedTuple):
+    """A deal in the history: the score and counter before it, the cards dealt, the runs."""
+
+    score: int
+    moves: int
+    dealt: int
+    runs: list[RunRecord]
+
+
+class FlipRecord(NamedTuple):
+    """A manual flip in the history: the score and counter before it, the column (0-based)."""
+
+    score: int
+    moves: int
+    column: int
+
+
+HistoryRecord = MoveRecord | DealRecord | FlipRecord
+_new_record = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +152,8 @@ class Game:
         "cols",
         "deals_done",
         "down",
-        "game",
         "history",
+        "kind",
         "moves",
         "over",
         "permissive",
@@ -145,7 +179,7 @@ class Game:
         """A position: ``columns`` bottom to top; ``down`` defaults to all but the last card."""
         if len(columns) != game.columns:
             raise ValueError(f"{game.title} has {game.columns} columns, not {len(columns)}")
-        self.game = game
+        self.kind = game
         self.rules = rules
         self.suits = suits
         self.permissive = permissive and suits > 1
@@ -165,7 +199,7 @@ class Game:
         self.over: str | None = None
         # Every applied action's record, for the exact inverse; ``undoable`` is how many of the
         # latest the player may still undo (the ruleset's undo depth caps it).
-        self.history: list[tuple[Any, ...]] = []
+        self.history: list[HistoryRecord] = []
         self.undoable = 0
         self._ncols = game.columns
         self._floor = rules.floor_for(game)
@@ -201,8 +235,13 @@ class Game:
     # ----------------------------------------------------------------- reading the position
 
     @property
+    def game(self) -> GameKind:
+        """``kind``'s old name, still read by the solver."""
+        return self.kind
+
+    @property
     def deals_left(self) -> int:
-        return len(self.game.deal_sizes) - self.deals_done
+        return len(self.kind.deal_sizes) - self.deals_done
 
     @property
     def stock_left(self) -> list[int]:
@@ -484,7 +523,7 @@ class Game:
     def check_deal(self) -> Refusal | None:
         if self.over is not None:
             return self._game_over()
-        if self.deals_done >= len(self.game.deal_sizes):
+        if self.deals_done >= len(self.kind.deal_sizes):
             return Refusal(STOCK_EMPTY, "the stock is empty: no deals left")
         if not self.rules.deal_with_empty_column:
             for c, col in enumerate(self.cols):
@@ -545,12 +584,12 @@ class Game:
                     f"{depth} action{'s' * (depth != 1)}"
                 )
             return Refusal(NOTHING_TO_UNDO, msg)
-        kind = self.history[-1][0]
-        if kind == _FLIP and not self.rules.undo_after_flip:
+        last = self.history[-1]
+        if isinstance(last, FlipRecord) and not self.rules.undo_after_flip:
             return Refusal(
                 UNDO_AFTER_FLIP, f"{self.rules.name} rules allow no undo right after a flip"
             )
-        if kind == _DEAL and not self.rules.undo_after_deal:
+        if isinstance(last, DealRecord) and not self.rules.undo_after_deal:
             return Refusal(
                 UNDO_AFTER_DEAL, f"{self.rules.name} rules allow no undo right after a deal"
             )
@@ -558,7 +597,8 @@ class Game:
 
     # ------------------------------------------------------------- effects (no checks made)
 
-    def _add(self, delta: int) -> None:
+    def _add_with_floor(self, delta: int) -> None:
+        """Add ``delta`` to the score, which never falls below the ruleset's floor."""
         score = self.score + delta
         floor = self._floor
         if floor is not None and score < floor:
@@ -571,7 +611,7 @@ class Game:
         if self._auto_flip and d and d == len(self.cols[c]):
             self.down[c] = d - 1
             if self.rules.flip_score:
-                self._add(self.rules.flip_score)
+                self._add_with_floor(self.rules.flip_score)
             return True
         return False
 
@@ -584,13 +624,13 @@ class Game:
                 del col[-13:]
                 suit = last >> 4
                 self.removed.append(suit)
-                self._add(self.rules.run_score)
+                self._add_with_floor(self.rules.run_score)
                 flipped = self._flip_exposed(c)
                 if len(self.removed) == self._win_runs:
                     self.over = WON
                     if self.rules.win_score:
-                        self._add(self.rules.win_score)
-                return (c, suit, flipped)
+                        self._add_with_floor(self.rules.win_score)
+                return RunRecord(c, suit, flipped)
         return None
 
     def move(self, s: int, t: int, k: int) -> None:
@@ -606,12 +646,15 @@ class Game:
         dst.extend(group)
         self.moves = prev_moves + 1
         if rules.move_score:
-            self._add(rules.move_score)
+            self._add_with_floor(rules.move_score)
         if same_suit and rules.same_suit_score:
-            self._add(rules.same_suit_score * k)
+            self._add_with_floor(rules.same_suit_score * k)
         flipped = self._flip_exposed(s)
         run = self._take_run(t)
-        self.history.append((_MOVE, prev_score, prev_moves, s, t, k, flipped, run))
+        # tuple.__new__ skips the named tuple's Python-level __new__: moves are the hot path.
+        self.history.append(
+            _new_record(MoveRecord, (prev_score, prev_moves, s, t, k, flipped, run))
+        )
 
     def deal(self) -> None:
         """Deal the next row from the stock (unchecked)."""
@@ -626,21 +669,21 @@ class Game:
         self.deals_done += 1
         self.moves = prev_moves + 1
         if self.rules.deal_score:
-            self._add(self.rules.deal_score)
+            self._add_with_floor(self.rules.deal_score)
         runs = []
         for i in range(len(dealt)):
             run = self._take_run(i)
             if run is not None:
                 runs.append(run)
-        self.history.append((_DEAL, prev_score, prev_moves, len(dealt), runs))
+        self.history.append(DealRecord(prev_score, prev_moves, len(dealt), runs))
 
     def flip(self, c: int) -> None:
         """Turn column ``c``'s face-down last card face-up (the manual flip; unchecked)."""
         prev_score = self.score
         self.down[c] -= 1
         if self.rules.flip_score:
-            self._add(self.rules.flip_score)
-        self.history.append((_FLIP, prev_score, self.moves, c))
+            self._add_with_floor(self.rules.flip_score)
+        self.history.append(FlipRecord(prev_score, self.moves, c))
 
     def _restore_run(self, run: RunRecord) -> None:
         c, suit, flipped = run
@@ -652,28 +695,26 @@ class Game:
     def undo(self) -> None:
         """Reverse the last action whole (unchecked)."""
         record = self.history.pop()
-        kind = record[0]
-        if kind == _MOVE:
-            _, _, _, s, t, k, flipped, run = record
-            if run is not None:
-                self._restore_run(run)
-            dst = self.cols[t]
+        if isinstance(record, MoveRecord):
+            if record.run is not None:
+                self._restore_run(record.run)
+            k = record.size
+            dst = self.cols[record.target]
             group = dst[-k:]
             del dst[-k:]
-            if flipped:
-                self.down[s] += 1
-            self.cols[s].extend(group)
-        elif kind == _DEAL:
-            n = record[3]
-            for run in reversed(record[4]):
+            if record.flipped:
+                self.down[record.source] += 1
+            self.cols[record.source].extend(group)
+        elif isinstance(record, DealRecord):
+            for run in reversed(record.runs):
                 self._restore_run(run)
-            for i in range(n):
+            for i in range(record.dealt):
                 self.cols[i].pop()
             self.deals_done -= 1
         else:
-            self.down[record[3]] += 1
-        self.score = record[1]
-        self.moves = record[2]
+            self.down[record.column] += 1
+        self.score = record.score
+        self.moves = record.moves
 
     # ------------------------------------------------------------------ legal actions
 

@@ -1,7 +1,7 @@
 """A replay as one self-contained HTML page: the position after every entry of a log, drawn by a
 small script from data embedded once, with buttons, a slider, keys and ``#N`` links.
 
-``Recorder`` is a replay observer (a visitor: it sees the start, every entry and every refusal);
+``Recorder`` is a replay visitor (it sees the start, every entry and every refusal);
 ``replay_page`` turns what it recorded into the page. Nothing here reaches the engine's rules: the
 positions are the replay's own. Everything that comes from the log (player, file name, actions,
 messages) is escaped: the header by ``html.escape``, the data as JSON with ``<``, ``>`` and ``&``
@@ -29,7 +29,7 @@ from spidercli.files import write_atomic
 from spidercli.i18n import _, language, ngettext
 from spidercli.movelog import Entry
 from spidercli.render import describe, describe_deal, verdict
-from spidercli.replay import Observer, Report
+from spidercli.replay import ReplayVisitor, Report
 from spidercli.svg import (
     GEOMETRY,
     STYLE,
@@ -86,23 +86,40 @@ class Frame:
         return data
 
 
-class Recorder:
-    """A replay observer keeping a ``Frame`` per entry: the start, each applied entry, and each
-    refused one (the board before it, with the refusal). ``also``: another observer to pass
-    every call on to (the text report's)."""
+class Recorder(ReplayVisitor):
+    """A replay visitor keeping a ``Frame`` per entry: the start, each applied entry, and each
+    refused one (the board before it, with the refusal). ``also``: another visitor to show
+    every step to (the text report's)."""
 
-    def __init__(self, also: Observer | None = None) -> None:
+    def __init__(self, also: ReplayVisitor | None = None) -> None:
         self.frames: list[Frame] = []
         self.also = also
 
-    def __call__(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
+    def begin(self, game: Game) -> None:
         if self.also is not None:
-            self.also(game, entry, refusal)
-        said = ""
-        if refusal is not None and entry is not None and language() != "en":
-            from spidercli.refusals import refusal_sentence
+            self.also.begin(game)
+        self._frame(game, None, None)
 
-            said = refusal_sentence(refusal, game, entry)
+    def applied(self, game: Game, entry: Entry) -> None:
+        if self.also is not None:
+            self.also.applied(game, entry)
+        self._frame(game, entry, None)
+
+    def refused(self, game: Game, entry: Entry, refusal: Refusal) -> None:
+        if self.also is not None:
+            self.also.refused(game, entry, refusal)
+        self._frame(game, entry, refusal)
+
+    def end(self, game: Game) -> None:
+        if self.also is not None:
+            self.also.end(game)
+
+    def _frame(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
+        said = ""
+        if refusal is not None and entry is not None:
+            from spidercli.refusals import refusal_words
+
+            said = refusal_words(refusal, game, entry)
         self.frames.append(
             Frame(
                 entry,
@@ -173,14 +190,14 @@ def page_name(path: str) -> str:
 
 
 def replay_page(report: Report, frames: list[Frame]) -> str:
-    """The page for a replay whose observer was a ``Recorder``."""
+    """The page for a replay whose visitor was a ``Recorder``."""
     log = report.log
     ok, detail = verdict(report)
     g = report.game
     last = frames[-1]
     moves = ngettext("{n} move", "{n} moves", g.moves).format(n=g.moves)
     result = _("{result}: {moves}, score {score}, runs {runs}/{total}").format(
-        result=report.result, moves=moves, score=g.score, runs=g.runs, total=g.game.runs_to_win
+        result=report.result, moves=moves, score=g.score, runs=g.runs, total=g.kind.runs_to_win
     )
     player = log.player if log.player is not None else _("(not named)")
     word = _("VALID") if ok else _("INVALID")
@@ -211,7 +228,7 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
         "geometry": GEOMETRY,
         "width": width,
         "height": height,
-        "runsToWin": g.game.runs_to_win,
+        "runsToWin": g.kind.runs_to_win,
         "frames": [f.to_json() for f in frames],
         "text": {
             "start": _("Start position"),

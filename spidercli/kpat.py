@@ -28,8 +28,9 @@ import defusedxml.sax
 from spidercli.actions import Action, Deal, Move
 from spidercli.codes import GameCode, Layout, Setup, deal_layout
 from spidercli.engine import Game
+from spidercli.errors import InputError
 from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
-from spidercli.movelog import LogError, format_log
+from spidercli.logwriter import format_log
 from spidercli.rules import KPAT, SPIDER
 
 MAX_SAVE_BYTES = 4 * 1024 * 1024  # a long KPat Spider save is under 100 KiB
@@ -63,7 +64,7 @@ _LEGACY_PILES.update({i: f"legs{i - 16}" for i in range(16, 24)})
 _LEGACY_SPIDER_IDS = {14: 1, 15: 2, 16: 4, 17: None, 50: 3}
 
 
-class SaveError(LogError):
+class SaveError(InputError):
     """A KPat save that cannot be imported: names the file and, where one applies, the line."""
 
 

@@ -70,4 +70,9 @@ def located(path: str | None, line: int | None, message: str) -> str:
     return f"{where}: {message}"
 
 
-__all__ = ["LIMIT", "ascii_note", "located", "quoted", "shown", "shown_path"]
+def error_json(message: str, line: int | None) -> dict[str, object]:
+    """The JSON object of an input error: ``{"error": {"message": ..., "line": ...}}``."""
+    return {"error": {"message": message, "line": line}}
+
+
+__all__ = ["LIMIT", "ascii_note", "error_json", "located", "quoted", "shown", "shown_path"]

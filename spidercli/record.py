@@ -27,9 +27,11 @@ from spidercli.files import (
     read_limited,
     write_atomic,
 )
-from spidercli.messages import located, shown
-from spidercli.movelog import LogError, compose, decode, parse_log
+from spidercli.logwriter import expect_lines
+from spidercli.messages import located
+from spidercli.movelog import parse_log
 from spidercli.replay import choose_rules, replay
+from spidercli.yamlreader import LogError, compose, decode
 
 
 @dataclass(frozen=True)
@@ -59,9 +61,7 @@ class Edit:
 
 
 def expect_block(values: dict[str, object], newline: str, indent: int = 0) -> str:
-    pad = " " * indent
-    lines = [f"{pad}expect:"] + [f"{pad}  {k}: {v}" for k, v in values.items()]
-    return newline.join(lines) + newline
+    return newline.join(expect_lines(values, " " * indent)) + newline
 
 
 def _line_start(text: str, index: int) -> int:
@@ -201,17 +201,10 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
             located(
                 path,
                 first.entry.line,
-                f"entry {first.entry.index} `{shown(first.entry.text, 60)}` is refused "
-                f"({first.refusal.rule}): not recorded",
+                first.refused("not recorded"),
             )
         )
-    g = report.game
-    values: dict[str, object] = {
-        "result": report.result,
-        "moves": g.moves,
-        "score": g.score,
-        "runs": g.runs,
-    }
+    values = report.figures()
     full = raw.decode("utf-8")
     # Byte order marks stay as they are; YAML parsers disagree on whether a leading one counts
     # in node positions, so the text is edited without them.

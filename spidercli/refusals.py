@@ -45,7 +45,7 @@ def refusal_sentence(refusal: Refusal, game: Game, entry: Entry) -> str:
     rule = refusal.rule
     cards = refusal.cards
     action = entry.action
-    ncols = game.game.columns
+    ncols = game.kind.columns
     source = _columns(action)[0] if _columns(action) else 0
     rules = game.rules.name
     if rule == engine.GAME_OVER:
@@ -138,4 +138,10 @@ def refusal_sentence(refusal: Refusal, game: Game, entry: Entry) -> str:
     return refusal.message  # a rule this module does not know yet: the engine's own words
 
 
-__all__ = ["refusal_sentence"]
+def refusal_words(refusal: Refusal, game: Game, entry: Entry) -> str:
+    """The sentence a reader sees for ``refusal``: the engine's own in English, else
+    ``refusal_sentence`` in the language in use."""
+    return refusal.message if language() == "en" else refusal_sentence(refusal, game, entry)
+
+
+__all__ = ["refusal_sentence", "refusal_words"]

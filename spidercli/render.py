@@ -25,7 +25,7 @@ from spidercli.engine import Game, Refusal
 from spidercli.i18n import _, language, ngettext
 from spidercli.messages import shown, shown_path
 from spidercli.movelog import Entry, MoveLog
-from spidercli.replay import Report
+from spidercli.replay import ReplayVisitor, Report
 from spidercli.rules import Ruleset
 
 _RED = "\x1b[31m"
@@ -61,7 +61,7 @@ def status_line(game: Game) -> str:
     left = game.deals_left
     stock = len(game.stock_left)
     removed = " ".join(SUITS[s] for s in game.removed)
-    runs = _("Runs {runs}/{total}").format(runs=game.runs, total=game.game.runs_to_win)
+    runs = _("Runs {runs}/{total}").format(runs=game.runs, total=game.kind.runs_to_win)
     runs += f" ({removed})" if removed else ""
     cards = ngettext("Stock {n} card", "Stock {n} cards", stock).format(n=stock)
     deals = ngettext("{n} deal left", "{n} deals left", left).format(n=left)
@@ -92,7 +92,7 @@ def field(label: str, text: str) -> str:
 
 def board(game: Game, style: Style = Style()) -> str:
     """The position as text: a status line, column numbers, then the columns top to bottom."""
-    ncols = game.game.columns
+    ncols = game.kind.columns
     lines = [status_line(game), ""]
     lines.append("".join(f"{c + 1:>4}" for c in range(ncols)))
     height = max((len(col) for col in game.cols), default=0)
@@ -211,7 +211,7 @@ def describe(game: Game) -> str:
     message: the stock, the runs removed, then each column's face-down count and face-up cards,
     in the words of the apps' own descriptions (in the language in use)."""
     stock = len(game.stock_left)
-    total = game.game.runs_to_win
+    total = game.kind.runs_to_win
     if game.removed:
         kinds = ", ".join(suit_word(s) for s in game.removed)
         runs = ngettext(
@@ -225,7 +225,7 @@ def describe(game: Game) -> str:
     deals = ngettext("{n} deal left", "{n} deals left", game.deals_left).format(n=game.deals_left)
     parts = [_("Stock: {cards}, {deals}; {runs}.").format(cards=cards, deals=deals, runs=runs)]
     columns = []
-    for c in range(game.game.columns):
+    for c in range(game.kind.columns):
         down = game.down[c]
         up = game.face_up(c)
         if not game.cols[c]:
@@ -256,8 +256,8 @@ def _entry_label(entry: Entry | None) -> str:
     return _("Start") if entry is None else _after(entry, capital=True)
 
 
-class Snapshots:
-    """An observer for ``replay`` that keeps the boards the reader asked to see.
+class Snapshots(ReplayVisitor):
+    """A ``replay`` visitor that keeps the boards the reader asked to see.
 
     ``which``: ``every``, ``none``, or a set of entry indices (0 = the start) and the word
     ``final``. The board before each refused entry is always kept (unless ``none``). With
@@ -299,16 +299,21 @@ class Snapshots:
         assert isinstance(self.which, set)
         return index in self.which
 
-    def __call__(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
-        if refusal is not None and entry is not None:
-            self.blocks.append(_refusal_block(entry, refusal, game))
-            if self.which != "none":
-                label = _("Board before entry {index}:").format(index=entry.index)
-                self.blocks.append(f"{label}\n{self.show(game)}")
-                self._last_shown = True
-            return
-        if entry is not None:
-            self._applied += 1
+    def begin(self, game: Game) -> None:
+        self._position(game, None)
+
+    def applied(self, game: Game, entry: Entry) -> None:
+        self._applied += 1
+        self._position(game, entry)
+
+    def refused(self, game: Game, entry: Entry, refusal: Refusal) -> None:
+        self.blocks.append(_refusal_block(entry, refusal, game))
+        if self.which != "none":
+            label = _("Board before entry {index}:").format(index=entry.index)
+            self.blocks.append(f"{label}\n{self.show(game)}")
+            self._last_shown = True
+
+    def _position(self, game: Game, entry: Entry | None) -> None:
         index = 0 if entry is None else entry.index
         shown = self._wanted(index)
         if shown:
@@ -316,7 +321,7 @@ class Snapshots:
         self._last = (entry, game)
         self._last_shown = shown
 
-    def finish(self, game: Game) -> None:
+    def end(self, game: Game) -> None:
         """Add the final board when asked for and not already shown."""
         if self.which == "none" or self.which == "every":
             return
@@ -334,12 +339,12 @@ def _refusal_block(entry: Entry, refusal: Refusal, game: Game) -> str:
     """The refused entry, the rule's sentence and the cards. In English the sentence is the
     engine's own; in Czech and Finnish it is built from the refusal's rule and cards and the
     position it was refused in (see ``refusals``)."""
-    from spidercli.refusals import refusal_sentence
+    from spidercli.refusals import refusal_words
 
     head = _("entry {index} `{text}` (line {line}) is refused: {rule}").format(
         index=entry.index, text=shown(entry.text, 60), line=entry.line, rule=refusal.rule
     )
-    message = refusal.message if language() == "en" else refusal_sentence(refusal, game, entry)
+    message = refusal_words(refusal, game, entry)
     lines = [field(_("ILLEGAL"), head), field("", message)]
     if refusal.cards:
         cards = _("cards: {cards}").format(cards=cards_str(refusal.cards))
@@ -438,7 +443,7 @@ def report_tail(report: Report, style: Style = Style()) -> str:
                     report.result,
                     _("moves {n}").format(n=g.moves),
                     _("score {n}").format(n=g.score),
-                    _("runs {runs}/{total}").format(runs=g.runs, total=g.game.runs_to_win),
+                    _("runs {runs}/{total}").format(runs=g.runs, total=g.kind.runs_to_win),
                     _("deals left {n}").format(n=g.deals_left),
                     _("actions applied {n} of {total}").format(n=report.actions, total=total),
                 )

@@ -6,21 +6,28 @@ reached, the refusal (rule, message, entry, line) and, for the text report, the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from spidercli.cards import SUITS, card_str
 from spidercli.engine import Game, Refusal
-from spidercli.messages import quoted
-from spidercli.movelog import Entry, LogError, MoveLog
-from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable
+from spidercli.errors import InputError
+from spidercli.messages import shown
+from spidercli.movelog import Entry, MoveLog
+from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
 
 STOP = "stop"
 SKIP = "skip"
 
+# A log's status, as verify and the tournament report it.
+VALID = "valid"
+ILLEGAL = "illegal"
+EXPECT_FAILED = "expect-failed"
+INVALID_INPUT = "invalid-input"
+STATUSES = (VALID, ILLEGAL, EXPECT_FAILED, INVALID_INPUT)
 
-class RulesError(LogError):
+
+class RulesError(InputError):
     """The ruleset asked for cannot play this game (an input error: exit status 2)."""
 
 
@@ -30,6 +37,20 @@ class Illegal:
 
     entry: Entry
     refusal: Refusal
+
+    @property
+    def named(self) -> str:
+        """The entry as messages name it: ``entry 3 `3>7``` (its text escaped and cut)."""
+        return f"entry {self.entry.index} `{shown(self.entry.text, 60)}`"
+
+    @property
+    def placed(self) -> str:
+        """The entry by index and line, with the rule: ``entry 3 (line 7) R05``."""
+        return f"entry {self.entry.index} (line {self.entry.line}) {self.refusal.rule}"
+
+    def refused(self, then: str) -> str:
+        """``entry 3 `3>7` is refused (R05): `` then ``then``."""
+        return f"{self.named} is refused ({self.refusal.rule}): {then}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +93,19 @@ class Report:
     def exit_code(self) -> int:
         return 0 if self.ok else 1
 
+    @property
+    def status(self) -> str:
+        """``illegal``, ``expect-failed`` or ``valid``."""
+        if self.illegal:
+            return ILLEGAL
+        if self.mismatches:
+            return EXPECT_FAILED
+        return VALID
+
+    def figures(self) -> dict[str, object]:
+        """The figures an ``expect`` block states: result, moves, score, runs."""
+        return figures(self.result, self.game)
+
     def to_json(self) -> dict[str, Any]:
         """The contract's report object, keys in the contract's order."""
         g = self.game
@@ -79,10 +113,7 @@ class Report:
             "game": None if self.log.code is None else self.log.code.canonical,
             "deal_id": self.log.deal.deal_id,
             "rules": self.rules.name,
-            "result": self.result,
-            "moves": g.moves,
-            "score": g.score,
-            "runs": g.runs,
+            **self.figures(),
             "deals_left": g.deals_left,
             "actions": self.actions,
             "illegal": [i.to_json() for i in self.illegal],
@@ -93,6 +124,11 @@ class Report:
         }
 
 
+def figures(result: str, game: Game) -> dict[str, object]:
+    """The figures of a game that an ``expect`` block states, in its order."""
+    return {"result": result, "moves": game.moves, "score": game.score, "runs": game.runs}
+
+
 def state_json(game: Game) -> dict[str, Any]:
     """The contract's ``state`` object."""
     return {
@@ -101,7 +137,7 @@ def state_json(game: Game) -> dict[str, Any]:
                 "down": [card_str(c) for c in game.face_down(i)],
                 "up": [card_str(c) for c in game.face_up(i)],
             }
-            for i in range(game.game.columns)
+            for i in range(game.kind.columns)
         ],
         "stock": [card_str(c) for c in game.stock_left],
         "removed": [SUITS[s] for s in game.removed],
@@ -111,14 +147,10 @@ def state_json(game: Game) -> dict[str, Any]:
 def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
     """The ruleset: the command line's, else the log's, else classic; checked against the game."""
     if override is not None:
-        name = override.strip(" \t").lower() if override.isascii() else override
-        if name not in RULESETS:
-            raise RulesError(
-                f"--rules: unknown ruleset {quoted(override)}; expected one of "
-                f"{', '.join(RULESETS)}",
-                path=log.path,
-            )
-        rules = RULESETS[name]
+        try:
+            rules = ruleset_named(override)
+        except ValueError as err:
+            raise RulesError(str(err), path=log.path) from err
         line = log.game_line
     else:
         rules = RULESETS[log.rules] if log.rules else CLASSIC
@@ -130,8 +162,23 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
     return rules
 
 
-# Called before each entry is played (game, entry) and after it (game, entry, refusal).
-Observer = Callable[[Game, Entry | None, Refusal | None], None]
+class ReplayVisitor:
+    """What a replay shows, in order (python-chess's ``BaseVisitor`` is the model): ``begin``
+    with the starting position; for each entry, ``applied`` once it is played or ``refused``
+    before the position changes; ``end`` with the position reached. Each method does nothing
+    here: a visitor overrides the ones it needs."""
+
+    def begin(self, game: Game) -> None:
+        """The starting position, before any entry."""
+
+    def applied(self, game: Game, entry: Entry) -> None:
+        """``entry`` was played: ``game`` is the position after it."""
+
+    def refused(self, game: Game, entry: Entry, refusal: Refusal) -> None:
+        """``entry`` was refused: ``game`` is the position before it (unchanged)."""
+
+    def end(self, game: Game) -> None:
+        """The replay is over: ``game`` is the position reached."""
 
 
 def replay(
@@ -139,15 +186,14 @@ def replay(
     *,
     rules: Ruleset | None = None,
     on_illegal: str = STOP,
-    observe: Observer | None = None,
+    visitor: ReplayVisitor | None = None,
 ) -> Report:
-    """Replay ``log``. ``observe(game, entry, refusal)`` sees the start (entry None), each applied
-    entry (refusal None) and, before the position changes, each refused one."""
+    """Replay ``log``, showing each step to ``visitor`` (see ``ReplayVisitor``)."""
     if rules is None:
         rules = choose_rules(log)
     game = Game.from_setup(log.deal, rules)
-    if observe is not None:
-        observe(game, None, None)
+    if visitor is not None:
+        visitor.begin(game)
     illegal: list[Illegal] = []
     applied = 0
     halted = False
@@ -156,23 +202,20 @@ def replay(
         refusal = play(entry.action)
         if refusal is None:
             applied += 1
-            if observe is not None:
-                observe(game, entry, None)
+            if visitor is not None:
+                visitor.applied(game, entry)
             continue
         illegal.append(Illegal(entry, refusal))
-        if observe is not None:
-            observe(game, entry, refusal)
+        if visitor is not None:
+            visitor.refused(game, entry, refusal)
         if on_illegal == STOP:
             halted = True
             break
+    if visitor is not None:
+        visitor.end(game)
     report = Report(log, rules, game, game.result, applied, illegal, None, halted)
     if log.expect is not None:
-        actual = {
-            "result": report.result,
-            "moves": game.moves,
-            "score": game.score,
-            "runs": game.runs,
-        }
+        actual = report.figures()
         report.mismatches = [
             Mismatch(key, want, actual[key])
             for key, want in log.expect.items()

@@ -197,12 +197,23 @@ KPAT = Ruleset(
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CLASSIC, DUEL, PAVOUK, KPAT)}
 
 
-def ruleset_named(name: str) -> Ruleset:
-    """The preset of this name (case-insensitive); ``ValueError`` naming the choices otherwise."""
+def lookup_ruleset(name: str, blanks: str = " \t") -> Ruleset | None:
+    """The preset of this name (case-insensitive, ``blanks`` around it ignored), or None."""
     # ASCII first: str.lower() maps some other letters to ASCII ones (K, U+212A, to k).
-    rules = RULESETS.get(name.strip(" \t").lower()) if name.isascii() else None
+    return RULESETS.get(name.strip(blanks).lower()) if name.isascii() else None
+
+
+def unknown_ruleset(where: str, name: str) -> str:
+    """The sentence refusing a ruleset name: ``where`` it was given (``--rules``, ``rules``),
+    ``name`` as echoed (quoted)."""
+    return f"{where}: unknown ruleset {name}; expected one of {', '.join(RULESETS)}"
+
+
+def ruleset_named(name: str, where: str = "--rules") -> Ruleset:
+    """The preset of this name (case-insensitive); ``ValueError`` naming the choices otherwise."""
+    rules = lookup_ruleset(name)
     if rules is None:
-        raise ValueError(f"unknown ruleset {quoted(name)}: expected one of {', '.join(RULESETS)}")
+        raise ValueError(unknown_ruleset(where, quoted(name)))
     return rules
 
 

@@ -73,12 +73,12 @@ class BoardView:
         return cls(
             columns=tuple(
                 (game.down[c], tuple(card_str(x) for x in game.face_up(c)))
-                for c in range(game.game.columns)
+                for c in range(game.kind.columns)
             ),
             stock=len(game.stock_left),
             deals_left=game.deals_left,
             removed="".join(SUITS[s] for s in game.removed),
-            runs_to_win=game.game.runs_to_win,
+            runs_to_win=game.kind.runs_to_win,
         )
 
     @property

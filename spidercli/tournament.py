@@ -15,8 +15,9 @@ from typing import Any
 
 import yaml
 
-from spidercli.batch import VALID, Verdict, csv_row, verify_all
+from spidercli.batch import Verdict, csv_row, verify_all
 from spidercli.messages import quoted, shown, shown_path
+from spidercli.replay import EXPECT_FAILED, ILLEGAL, VALID
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
 
@@ -30,15 +31,15 @@ class Manifest:
 
 def load_manifest(path: str) -> Manifest:
     """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs. Read and
-    checked like a log: ``LogError`` names the file and the line."""
+    checked like a log: ``InputError`` names the file and the line."""
     from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.movelog import LogError, _Checker, compose, read_text
+    from spidercli.yamlreader import Checker, InputError, compose, read_text
 
     text = read_text(path)
     root = compose(text, path)
     if root is None:
-        raise LogError("the manifest is empty: expected a mapping with 'deals'", path=path)
-    c = _Checker(path, text)
+        raise InputError("the manifest is empty: expected a mapping with 'deals'", path=path)
+    c = Checker(path, text)
     c.check(root)
     top = c.mapping(root, "the manifest", ("name", "rules", "deals"))
     name = c.text(top["name"][1], "name") if "name" in top else None
@@ -67,7 +68,7 @@ def load_manifest(path: str) -> Manifest:
 
 
 @dataclass
-class Entry:
+class Submission:
     """A verified submission that counts (or could have)."""
 
     file: str
@@ -115,14 +116,14 @@ class Standing:
 
 
 @dataclass
-class Outcome:
+class TournamentResult:
     name: str | None
     rules: str | None
     deals: list[tuple[str, str]]  # (deal_id, label)
     standings: list[Standing]
-    best: dict[tuple[str, str], Entry]  # (player, deal_id) -> the log that counts
+    best: dict[tuple[str, str], Submission]  # (player, deal_id) -> the log that counts
     rejected: list[dict[str, Any]] = field(default_factory=list)
-    superseded: list[Entry] = field(default_factory=list)
+    superseded: list[Submission] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -142,50 +143,51 @@ class Outcome:
 
 
 def _reason(v: Verdict) -> str:
-    f = v.fields
     if v.status == VALID:
         return ""
-    where = f" (line {f['line']})" if f.get("line") else ""
-    if v.status == "illegal":
-        return f"illegal{where}: {f['rule']}: {f['message']}"
-    if v.status == "expect-failed":
-        return f"expect not met{where}: {f['message']}"
-    return f"unusable: {f['message']}"
+    where = f" (line {v.line})" if v.line else ""
+    if v.status == ILLEGAL:
+        return f"illegal{where}: {v.rule}: {v.message}"
+    if v.status == EXPECT_FAILED:
+        return f"expect not met{where}: {v.message}"
+    return f"unusable: {v.message}"
 
 
-def standings(paths: list[str], manifest: Manifest | None = None, *, jobs: int = 1) -> Outcome:
+def standings(
+    paths: list[str], manifest: Manifest | None = None, *, jobs: int = 1
+) -> TournamentResult:
     wanted = {d for d, _ in manifest.deals} if manifest else None
     labels: dict[str, str] = dict(manifest.deals) if manifest else {}
     order: list[str] = [d for d, _ in manifest.deals] if manifest else []
     rejected: list[dict[str, Any]] = []
-    best: dict[tuple[str, str], Entry] = {}
-    superseded: list[Entry] = []
+    best: dict[tuple[str, str], Submission] = {}
+    superseded: list[Submission] = []
     for v in verify_all(paths, rules=None, jobs=jobs, want_json=False):
-        f = v.fields
-        player = f.get("player")
+        r = v.replayed
+        player = None if r is None else r.player
 
         def reject(reason: str, v: Verdict = v, player: object = player) -> None:
             rejected.append({"file": v.file, "player": player, "reason": reason})
 
-        if v.status != VALID:
+        if v.status != VALID or r is None:
             reject(_reason(v))
             continue
         if not player:
             reject("no player: the log names no player (the 'player:' key)")
             continue
-        deal_id = f["deal_id"]
-        label = f["game"] or f"explicit deal {deal_id}"
+        deal_id = r.deal_id
+        label = r.game or f"explicit deal {deal_id}"
         if wanted is not None and deal_id not in wanted:
             reject(f"{label} is not one of the tournament's deals")
             continue
-        if manifest and manifest.rules and f["rules"] != manifest.rules:
-            reject(f"played under {f['rules']} rules; the tournament plays {manifest.rules}")
+        if manifest and manifest.rules and r.rules != manifest.rules:
+            reject(f"played under {r.rules} rules; the tournament plays {manifest.rules}")
             continue
-        if deal_id not in labels or (labels[deal_id].startswith("explicit") and f["game"]):
+        if deal_id not in labels or (labels[deal_id].startswith("explicit") and r.game):
             labels[deal_id] = label
         if deal_id not in order:
             order.append(deal_id)
-        entry = Entry(v.file, str(player), deal_id, label, f["score"], f["result"], f["moves"])
+        entry = Submission(v.file, str(player), deal_id, label, r.score, r.result, r.moves)
         key = (entry.player, deal_id)
         held = best.get(key)
         if held is None:
@@ -213,7 +215,7 @@ def standings(paths: list[str], manifest: Manifest | None = None, *, jobs: int =
             s.moves,
         )
         s.rank = prev.rank if same and prev is not None else i + 1
-    return Outcome(
+    return TournamentResult(
         manifest.name if manifest else None,
         manifest.rules if manifest else None,
         [(d, labels[d]) for d in order],
@@ -224,7 +226,7 @@ def standings(paths: list[str], manifest: Manifest | None = None, *, jobs: int =
     )
 
 
-def standings_text(out: Outcome) -> str:
+def standings_text(out: TournamentResult) -> str:
     lines = []
     if out.name:
         lines.append(f"Tournament  {out.name}" + (f" ({out.rules} rules)" if out.rules else ""))
@@ -269,7 +271,7 @@ def standings_text(out: Outcome) -> str:
     return "\n".join(lines) + "\n"
 
 
-def standings_csv(out: Outcome) -> str:
+def standings_csv(out: TournamentResult) -> str:
     """The standings as CSV; player names are neutralised like every text cell
     (``batch.csv_cell``): a name such as ``=HYPERLINK(...)`` is never run as a formula."""
     rows = [csv_row(["rank", "player", "score", "wins", "moves", "deals"])]

@@ -1,6 +1,7 @@
 """``make bench``: the engine's speed, a 117-action log's load-and-replay time, CLI start-up.
 
-Figures go in the README. Run on an idle machine; each figure is the best (or median) of repeats.
+Figures go in docs/benchmarks.md. Run on an idle machine; each figure is the best (or median) of
+repeats. The three ratios are measured side by side in one run.
 """
 
 from __future__ import annotations
@@ -99,6 +100,78 @@ def bench_verify(count: int, jobs: int = 2) -> tuple[float, int]:
     return count / float(seconds), int(rss)
 
 
+def _child_usage(args: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, int]:
+    """CPU seconds (user + system) and peak resident KiB of one child process, measured from a
+    fresh wrapper process so that nothing else is counted."""
+    wrapper = (
+        "import resource, subprocess, sys\n"
+        f"r = subprocess.run({args!r}, stdout=subprocess.DEVNULL)\n"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(u.ru_utime + u.ru_stime, u.ru_maxrss, r.returncode)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", wrapper], capture_output=True, text=True)
+    cpu, rss, _ = out.stdout.split()
+    return float(cpu), int(rss)
+
+
+_COMPOSE = """import sys, pathlib, yaml
+for p in sorted(pathlib.Path(sys.argv[1]).glob('*.yaml')):
+    yaml.compose(p.read_bytes(), Loader=yaml.CSafeLoader)
+"""
+
+
+def ratio_verify_compose(count: int = 2_000, repeats: int = 3) -> tuple[float, float, float]:
+    """``verify --jobs 1`` CPU against only composing the same files with libyaml (each the best
+    of ``repeats``): (verify s, compose s, ratio). The logs are the fixture games, repeated."""
+    import shutil
+    import tempfile
+
+    exe = str(Path(sys.executable).parent / "spidercli")
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(count):
+            shutil.copyfile(FIXTURES[i % len(FIXTURES)], Path(tmp) / f"log-{i:06d}.yaml")
+        verify = min(
+            _child_usage([exe, "verify", tmp, "-f", "jsonl", "-j", "1"])[0] for _ in range(repeats)
+        )
+        compose = min(
+            _child_usage([sys.executable, "-c", _COMPOSE, tmp])[0] for _ in range(repeats)
+        )
+    return verify, compose, verify / compose
+
+
+def ratio_replay_help(repeats: int = 15) -> tuple[float, float, float]:
+    """``spidercli replay LOG`` against ``spidercli --help``, whole processes, median wall ms."""
+    exe = str(Path(sys.executable).parent / "spidercli")
+    log = str(ROOT / "fixtures" / "example-spider-1suit-117.yaml")
+
+    def median_ms(args: list[str]) -> float:
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            subprocess.run(args, capture_output=True)
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times) * 1000
+
+    replay_ms, help_ms = median_ms([exe, "replay", log]), median_ms([exe, "--help"])
+    return replay_ms, help_ms, replay_ms / help_ms
+
+
+def ratio_show_every(actions: int = 100_000) -> tuple[int, int, float]:
+    """Peak memory (KiB) of ``replay --show every`` against ``--show final`` on a log of
+    ``actions`` legal actions (a move and its undo, repeated)."""
+    import tempfile
+
+    exe = str(Path(sys.executable).parent / "spidercli")
+    first = load_log(ROOT / "fixtures" / "example-spider-1suit-117.yaml").entries[0].text
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "long.yaml"
+        moves = "".join(f"  - {first}\n  - undo\n" for _ in range(actions // 2))
+        log.write_text(f"game: SP1-S1C-AAAAABD\nmoves:\n{moves}")
+        every = _child_usage([exe, "replay", str(log), "--show", "every"])[1]
+        final = _child_usage([exe, "replay", str(log), "--show", "final"])[1]
+    return every, final, every / final
+
+
 def main() -> None:
     print(f"engine, Game.play on fixture games: {bench_engine():,.0f} actions/s")
     print(f"engine, perft make/unmake:          {bench_perft():,.0f} nodes/s")
@@ -111,6 +184,21 @@ def main() -> None:
             f"verify {count:,} logs of 117 actions, --jobs 2: {rate:,.0f} logs/s, "
             f"peak memory {rss / 1024:.0f} MiB"
         )
+    verify, compose, ratio = ratio_verify_compose()
+    print(
+        f"verify --jobs 1 CPU / libyaml compose CPU, 2,000 logs: {verify:.2f} s / "
+        f"{compose:.2f} s = {ratio:.2f}x (target 1.5x)"
+    )
+    replay_ms, help_ms, ratio = ratio_replay_help()
+    print(
+        f"replay LOG / --help, whole process: {replay_ms:.0f} ms / {help_ms:.0f} ms = "
+        f"{ratio:.2f}x (target 1.6x)"
+    )
+    every, final, ratio = ratio_show_every()
+    print(
+        f"replay --show every / --show final peak memory, 100,000 actions: "
+        f"{every / 1024:.0f} MiB / {final / 1024:.0f} MiB = {ratio:.2f}x (target 1.3x)"
+    )
 
 
 if __name__ == "__main__":

@@ -203,3 +203,23 @@ class Browser:
         os.close(self._to_child)
         os.close(self._from_child)
         self.profile.cleanup()
+
+
+DOM = """JSON.stringify({
+  cols: [...document.querySelectorAll('[data-col]')].map(c =>
+    [c.dataset.col, [...c.children].map(card => card.dataset.card)]),
+  counters: [...document.querySelectorAll('[data-entry]')].map(e =>
+    [e.dataset.entry, e.dataset.moves, e.dataset.score]),
+  hash: location.hash,
+  action: document.getElementById('action').textContent,
+  refusal: document.getElementById('refusal').hidden
+    ? null : document.getElementById('refusal').textContent,
+  words: document.getElementById('words').textContent,
+  boardHidden: document.getElementById('board').getAttribute('aria-hidden'),
+})"""
+
+
+def dom(chromium: Browser) -> dict[str, Any]:
+    assert chromium.problems() == []
+    result: dict[str, Any] = json.loads(chromium.evaluate(DOM))
+    return result

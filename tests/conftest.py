@@ -1,12 +1,16 @@
-"""Every test starts in English, whatever the locale of the machine that runs the suite."""
+"""Fixtures for every test: English whatever the machine's locale, the checkout's root as the
+working directory, and the headless browser of the HTML tests."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from spidercli import i18n
+from tests.browser import Browser, find_chromium
+from tests.helpers import ROOT
 
 
 @pytest.fixture(autouse=True)
@@ -20,3 +24,23 @@ def _english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     i18n.use("en")
     yield
     i18n.use("en")
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts in the checkout's root: paths in the output are relative, so snapshots
+    do not depend on where the checkout is (a test that moves elsewhere uses monkeypatch too)."""
+    monkeypatch.chdir(ROOT)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """A headless Chromium for the HTML page's tests; skipped without one, except in CI."""
+    executable = find_chromium()
+    if executable is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("chromium is not installed, and CI=true: the HTML page must be tested")
+        pytest.skip("chromium is not installed (Debian: apt-get install chromium)")
+    chromium = Browser(executable)
+    yield chromium
+    chromium.close()

@@ -1,10 +1,38 @@
-"""Building positions by hand for the rule tests."""
+"""What several test modules share: the checkout's paths and fixtures, the CLI runner, positions
+built by hand for the rule tests, and random game codes for the property tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from spidercli.actions import parse_action
 from spidercli.cards import parse_card
-from spidercli.engine import Game
-from spidercli.rules import CLASSIC, SPIDER, SPIDERETTE, GameKind, Ruleset
+from spidercli.cli import app
+from spidercli.codes import parse_code, seed_letters
+from spidercli.engine import Game, Refusal
+from spidercli.rules import CLASSIC, RULESETS, SPIDER, SPIDERETTE, GameKind, Ruleset
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+GAMES = sorted(p.name for p in FIXTURES.glob("*.yaml"))
+ILLEGAL = sorted(p.stem for p in (FIXTURES / "illegal").glob("*.yaml"))
+BAD = sorted(p.name for p in (FIXTURES / "bad").glob("*.yaml"))
+
+runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
+
+
+def run(*args: str, stdin: bytes | None = None) -> Any:
+    """The CLI in this process. Every test starts in the checkout's root (conftest.py), so paths
+    in the output are relative and snapshots do not depend on the checkout."""
+    return runner.invoke(app, list(args), input=stdin)
+
+
+def rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
 
 
 def cards(text: str) -> list[int]:
@@ -40,4 +68,48 @@ def position(
     return Game(game, rules, cols, deck, suits=suits, permissive=permissive, down=down)
 
 
-__all__ = ["CLASSIC", "SPIDER", "SPIDERETTE", "cards", "position"]
+def play(game: Game, *texts: str) -> Refusal | None:
+    """Play actions; the first refusal is returned (and stops the sequence)."""
+    for text in texts:
+        refusal = game.play(parse_action(text))
+        if refusal is not None:
+            return refusal
+    return None
+
+
+CODES = st.builds(
+    lambda prefix, suits, rule, seed: f"{prefix}{suits}-S1{rule}-{seed_letters(seed)}",
+    st.sampled_from(["SP", "SD"]),
+    st.sampled_from([1, 2, 4]),
+    st.sampled_from(["C", "P"]),
+    st.integers(0, 26**7 - 1),
+)
+
+
+def new_game(code_text: str, rules_name: str) -> Game:
+    """The game a code deals, under the named ruleset (classic when that one cannot play it)."""
+    code = parse_code(code_text)
+    rules = RULESETS[rules_name]
+    if code.game.name not in rules.games or code.suits not in rules.suits:
+        rules = CLASSIC
+    return Game.from_code(code, rules)
+
+
+__all__ = [
+    "BAD",
+    "CLASSIC",
+    "CODES",
+    "FIXTURES",
+    "GAMES",
+    "ILLEGAL",
+    "ROOT",
+    "SPIDER",
+    "SPIDERETTE",
+    "cards",
+    "new_game",
+    "play",
+    "position",
+    "rel",
+    "run",
+    "runner",
+]

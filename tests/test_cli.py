@@ -4,35 +4,17 @@ replays (text and JSON) pinned to the fixtures."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
-from typer.testing import CliRunner
 
-from spidercli.cli import app
 from spidercli.engine import RULE_IDS
+from tests.helpers import BAD, FIXTURES, GAMES, ILLEGAL, ROOT, run
 
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "fixtures"
-GAMES = sorted(p.name for p in FIXTURES.glob("*.yaml"))
-ILLEGAL = sorted(p.stem for p in (FIXTURES / "illegal").glob("*.yaml"))
-BAD = sorted(p.name for p in (FIXTURES / "bad").glob("*.yaml"))
-
-runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
-
-
-def run(*args: str) -> Any:
-    os.chdir(ROOT)  # paths in the output are relative, so snapshots do not depend on the checkout
-    return runner.invoke(app, list(args))
-
-
-def rel(path: Path) -> str:
-    return str(path.relative_to(ROOT))
+__all__ = ["FIXTURES", "run"]  # still imported from here by older test modules
 
 
 # ------------------------------------------------------------------------ legal games

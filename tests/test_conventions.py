@@ -35,7 +35,7 @@ from spidercli.batch import (
 )
 from spidercli.cli import app
 from spidercli.rules import CLASSIC, RULESETS
-from tests.test_cli import FIXTURES, ROOT, run
+from tests.helpers import FIXTURES, ROOT, run
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 HOSTILE_PLAYERS = [

@@ -24,7 +24,7 @@ from spidercli.movelog import LogError, load_log, parse_log
 from spidercli.render import describe
 from spidercli.replay import replay
 from spidercli.rules import CLASSIC
-from tests.test_cli import FIXTURES, run
+from tests.helpers import FIXTURES, run
 
 SEED_000 = (
     "Dobírací balíček: 24 karet, zbývající rozdání: 4; žádná postupka nebyla odebrána. "
@@ -197,7 +197,7 @@ def test_written_out_code_has_the_codes_deal_id(code: str) -> None:
 
 
 def test_explicit_deal_under_duel_and_against_a_code_in_a_duel() -> None:
-    from spidercli.duel import check_pair
+    from spidercli.judge import check_pair
 
     written = parse_log(
         _written("SP2-S1C-AAAAABD").replace("moves: []", "rules: duel\nmoves: []"), "a.yaml"

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli.duel import DuelError, judge
+from spidercli.judge import DuelError, judge
 from spidercli.movelog import MoveLog, parse_log
-from tests.test_cli import run
+from tests.helpers import run
 
 HEAD = "game: SP1-S1C-AAAAAAD\nrules: duel\n"
 

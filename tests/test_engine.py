@@ -4,20 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from spidercli.actions import DEAL, FINISH, UNDO, Flip, Move, Tap, parse_action
+from spidercli.actions import DEAL, FINISH, UNDO, Flip, Move, Tap
 from spidercli.cards import cards_str
-from spidercli.engine import RULE_IDS, Game, IllegalActionError, Refusal
+from spidercli.engine import RULE_IDS, Game, IllegalActionError
 from spidercli.rules import CLASSIC, DUEL, PAVOUK, SPIDERETTE
-from tests.helpers import cards, position
-
-
-def play(game: Game, *texts: str) -> Refusal | None:
-    """Play actions; the first refusal is returned (and stops the sequence)."""
-    for text in texts:
-        refusal = game.play(parse_action(text))
-        if refusal is not None:
-            return refusal
-    return None
+from tests.helpers import cards, play, position
 
 
 def rule(game: Game, text: str) -> str | None:

@@ -18,25 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from spidercli import batch
 from spidercli.batch import Verdict, find_logs, run_batch
-from spidercli.cli import app
 from spidercli.files import MAX_LOG_BYTES, NotRegularFile, write_atomic
 from spidercli.messages import LIMIT, located, quoted, shown, shown_path
+from tests.helpers import FIXTURES, ROOT, run
 
-ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "hostile"
-FIXTURES = ROOT / "fixtures"
-runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
 SMALL = "game: SD1-S1-AAAABIW\nmoves: [7>1]\n"  # a valid log: one legal move
 RAW = ("\x1b", "\x07", "\x9b", "\u202e", "\u2066", "\u2028", "\x85", "\x00")
-
-
-def run(*args: str, stdin: bytes | None = None) -> Any:
-    os.chdir(ROOT)
-    return runner.invoke(app, list(args), input=stdin)
 
 
 def assert_safe(text: str) -> None:

@@ -13,16 +13,13 @@ import os
 import random
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
-from typer.testing import CliRunner
 
 from spidercli.cards import card_str
-from spidercli.cli import app
 from spidercli.codes import Setup, parse_code
 from spidercli.engine import Game
 from spidercli.html import Recorder, page_name, replay_page, script_json
@@ -30,16 +27,10 @@ from spidercli.movelog import format_log, load_log, parse_log
 from spidercli.render import describe
 from spidercli.replay import choose_rules, replay
 from spidercli.svg import BoardView, board_body
-from tests.browser import Browser, find_chromium
+from tests.browser import Browser, dom
+from tests.helpers import ROOT, run
 
-ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "fixtures" / "example-spider-1suit-117.yaml"
-runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
-
-
-def run(*args: str) -> Any:
-    os.chdir(ROOT)
-    return runner.invoke(app, list(args))
 
 
 # --------------------------------------------------------------- the engine's own positions
@@ -55,7 +46,7 @@ def engine_positions(log_path: Path, skip: bool) -> dict[int, dict[str, Any]]:
         return {
             "cols": [
                 ["down"] * game.down[c] + [card_str(x) for x in game.face_up(c)]
-                for c in range(game.game.columns)
+                for c in range(game.kind.columns)
             ],
             "moves": game.moves,
             "score": game.score,
@@ -85,38 +76,6 @@ def with_refusals(tmp: Path) -> Path:
 
 
 # ------------------------------------------------------------------------- the browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = find_chromium()
-    if executable is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("chromium is not installed, and CI=true: the HTML page must be tested")
-        pytest.skip("chromium is not installed (Debian: apt-get install chromium)")
-    chromium = Browser(executable)
-    yield chromium
-    chromium.close()
-
-
-DOM = """JSON.stringify({
-  cols: [...document.querySelectorAll('[data-col]')].map(c =>
-    [c.dataset.col, [...c.children].map(card => card.dataset.card)]),
-  counters: [...document.querySelectorAll('[data-entry]')].map(e =>
-    [e.dataset.entry, e.dataset.moves, e.dataset.score]),
-  hash: location.hash,
-  action: document.getElementById('action').textContent,
-  refusal: document.getElementById('refusal').hidden
-    ? null : document.getElementById('refusal').textContent,
-  words: document.getElementById('words').textContent,
-  boardHidden: document.getElementById('board').getAttribute('aria-hidden'),
-})"""
-
-
-def dom(chromium: Browser) -> dict[str, Any]:
-    assert chromium.problems() == []
-    result: dict[str, Any] = json.loads(chromium.evaluate(DOM))
-    return result
 
 
 def assert_shows(seen: dict[str, Any], n: int, want: dict[str, Any]) -> None:
@@ -230,7 +189,7 @@ def test_page_draws_what_the_svg_writer_draws(browser: Browser, example_page: Pa
     """One drawing: the page's script and spidercli/svg.py give the same elements."""
     log = load_log(EXAMPLE)
     recorder = Recorder()
-    replay(log, observe=recorder)
+    replay(log, visitor=recorder)
     for n in (0, 33, 117):
         browser.open(f"{example_page.as_uri()}#{n}")
         drawn = browser.evaluate("document.getElementById('board').innerHTML")
@@ -288,7 +247,7 @@ def test_hostile_log_cannot_inject_into_the_page(browser: Browser, tmp_path: Pat
 def test_hostile_values_are_escaped_in_the_markup(tmp_path: Path) -> None:
     log = load_log(hostile_log(tmp_path))
     recorder = Recorder()
-    report = replay(log, observe=recorder)
+    report = replay(log, visitor=recorder)
     text = replay_page(report, recorder.frames)
     assert "<img" not in text and "<b>" not in text
     assert text.count("</script>") == 2
@@ -305,7 +264,7 @@ def test_script_json_never_closes_the_script() -> None:
 def test_page_data_is_compact_and_complete() -> None:
     log = load_log(EXAMPLE)
     recorder = Recorder()
-    report = replay(log, observe=recorder)
+    report = replay(log, visitor=recorder)
     text = replay_page(report, recorder.frames)
     match = re.search(r'<script type="application/json" id="data">(.*?)</script>', text)
     assert match is not None
@@ -319,7 +278,7 @@ def test_page_data_is_compact_and_complete() -> None:
 def test_page_header_names_game_deal_rules_player_result_and_verdict() -> None:
     log = load_log(ROOT / "fixtures" / "batch" / "b-illegal.yaml")
     recorder = Recorder()
-    report = replay(log, observe=recorder)
+    report = replay(log, visitor=recorder)
     text = replay_page(report, recorder.frames)
     facts = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", text))
     assert facts["Game"].startswith("SD1-S1-AAAABIW (Spiderette, 1 suit")

@@ -18,10 +18,8 @@ from spidercli.engine import Game
 from spidercli.html import script_json
 from spidercli.render import describe
 from spidercli.rules import CLASSIC, SPIDERETTE
-from tests.browser import Browser
-from tests.helpers import position
-from tests.test_cli import BAD, FIXTURES, GAMES, ILLEGAL, ROOT, run
-from tests.test_html import browser, dom  # noqa: F401 - the fixture, shared with the HTML tests
+from tests.browser import Browser, dom
+from tests.helpers import BAD, FIXTURES, GAMES, ILLEGAL, ROOT, position, run
 
 LANGS = ("en", "cs", "fi")
 
@@ -379,7 +377,7 @@ def test_spiderette_rules_is_spiderette() -> None:
     ],
 )
 def test_html_page_script_speaks_the_language(
-    browser: Browser,  # noqa: F811 - the fixture imported from the HTML tests
+    browser: Browser,
     tmp_path: Path,
     lang: str,
     start: str,

@@ -21,10 +21,9 @@ from spidercli.actions import DEAL, UNDO, Action, Flip, Move, Tap
 from spidercli.engine import RULE_IDS, Game, Refusal
 from spidercli.movelog import Entry, load_log
 from spidercli.refusals import refusal_sentence
-from spidercli.replay import replay
+from spidercli.replay import ReplayVisitor, replay
 from spidercli.rules import RULESETS
-from tests.test_cli import FIXTURES, ILLEGAL
-from tests.test_properties import CODES, new_game
+from tests.helpers import CODES, FIXTURES, ILLEGAL, new_game
 
 LOCALE = Path(i18n.__file__).parent / "locale"
 POT = LOCALE / "spidercli.pot"
@@ -163,15 +162,13 @@ def test_labels_fit_the_hanging_indent() -> None:
 # ------------------------------------------------------------------------ refusal sentences
 
 
-class _Checker:
-    """A replay observer: each refusal's sentence rebuilt from facts, in every language."""
+class _Checker(ReplayVisitor):
+    """A replay visitor: each refusal's sentence rebuilt from facts, in every language."""
 
     def __init__(self) -> None:
         self.rules: set[str] = set()
 
-    def __call__(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
-        if refusal is None or entry is None:
-            return
+    def refused(self, game: Game, entry: Entry, refusal: Refusal) -> None:
         check(refusal, game, entry)
         self.rules.add(refusal.rule)
 
@@ -191,7 +188,7 @@ def test_every_rule_has_its_sentence_in_every_language() -> None:
     checker = _Checker()
     for rule in ILLEGAL:
         log = load_log(str(FIXTURES / "illegal" / f"{rule}.yaml"))
-        replay(log, on_illegal="skip", observe=checker)
+        replay(log, on_illegal="skip", visitor=checker)
     assert checker.rules == set(RULE_IDS)
 
 
@@ -222,7 +219,7 @@ def test_refusal_sentences_in_random_games(
         if draw % 3 == 0 and actions:
             action = actions[draw % len(actions)]  # keep the game moving
         else:
-            action = _random_action(draw, game.game.columns)
+            action = _random_action(draw, game.kind.columns)
         entry = Entry(i, i, str(action), action)
         refusal = game.play(action)
         if refusal is None:

@@ -182,7 +182,7 @@ def test_schema_pattern(code: str, valid: bool) -> None:
 
 
 def test_solve_a_kp_code_under_kpat_rules(tmp_path: Path) -> None:
-    from tests.test_cli import run
+    from tests.helpers import run
 
     out = tmp_path / "win.yaml"
     result = run("solve", "kp1-18", "--rules", "kpat", "--timeout", "120", "-o", str(out))
@@ -193,7 +193,7 @@ def test_solve_a_kp_code_under_kpat_rules(tmp_path: Path) -> None:
 
 
 def test_deal_shows_a_kp_code() -> None:
-    from tests.test_cli import run
+    from tests.helpers import run
 
     result = run("deal", "kp2-017")
     assert result.exit_code == 0

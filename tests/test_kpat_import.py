@@ -5,7 +5,6 @@ refused with a clear message naming the file."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import tempfile
 from pathlib import Path
@@ -14,9 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from spidercli.cli import app
 from spidercli.codes import Setup, parse_code
 from spidercli.engine import Game
 from spidercli.kpat import MAX_SAVE_BYTES, SaveError, import_save, read_save
@@ -24,15 +21,10 @@ from spidercli.kpatdeal import kpat_deal_ids
 from spidercli.movelog import parse_log
 from spidercli.replay import replay
 from spidercli.rules import KPAT
+from tests.helpers import run
 from tests.kpat_saves import KPAT_FIXTURES, ROOT, card_xml, replay_states, save_xml
 
 SAVES = sorted(KPAT_FIXTURES.glob("*.xml"))
-runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
-
-
-def run(*args: str) -> Any:
-    os.chdir(ROOT)
-    return runner.invoke(app, list(args))
 
 
 def _normalised(board: tuple[list[list[tuple[int, bool]]], int, int]) -> tuple[Any, ...]:

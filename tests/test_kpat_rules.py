@@ -12,10 +12,8 @@ from spidercli.codes import Setup, parse_code
 from spidercli.engine import Game
 from spidercli.kpat import import_save
 from spidercli.rules import CLASSIC, KPAT, RULESETS, SPIDERETTE, check_playable, ruleset_named
-from tests.helpers import position
+from tests.helpers import play, position, run
 from tests.kpat_saves import KPAT_FIXTURES
-from tests.test_cli import run
-from tests.test_engine import play
 
 
 def test_kpat_is_a_preset() -> None:

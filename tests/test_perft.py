@@ -22,7 +22,7 @@ def slow_perft(game: Game, depth: int) -> int:
     """Offer every move S>T:K, the deal and every flip to the public API; count what it takes."""
     if depth == 0:
         return 1
-    n = game.game.columns
+    n = game.kind.columns
     candidates: list[Action] = [
         Move(s, t, k) for s in range(1, n + 1) for t in range(1, n + 1) for k in range(1, 14)
     ]

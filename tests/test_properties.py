@@ -9,26 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spidercli.actions import DEAL, UNDO, Flip
-from spidercli.codes import ordered_deck, parse_code, seed_letters
+from spidercli.codes import ordered_deck, parse_code
 from spidercli.engine import Game
 from spidercli.rules import CLASSIC, DUEL, PAVOUK, RULESETS
+from tests.helpers import CODES, new_game
 
-CODES = st.builds(
-    lambda prefix, suits, rule, seed: f"{prefix}{suits}-S1{rule}-{seed_letters(seed)}",
-    st.sampled_from(["SP", "SD"]),
-    st.sampled_from([1, 2, 4]),
-    st.sampled_from(["C", "P"]),
-    st.integers(0, 26**7 - 1),
-)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def new_game(code_text: str, rules_name: str) -> Game:
-    code = parse_code(code_text)
-    rules = RULESETS[rules_name]
-    if code.game.name not in rules.games or code.suits not in rules.suits:
-        rules = CLASSIC
-    return Game.from_code(code, rules)
 
 
 @SETTINGS
@@ -37,7 +23,7 @@ def test_cards_conserved_and_undo_is_an_exact_inverse(
     code_text: str, rules_name: str, choices: list[int]
 ) -> None:
     game = new_game(code_text, rules_name)
-    deck = Counter(ordered_deck(game.game, game.suits))
+    deck = Counter(ordered_deck(game.kind, game.suits))
     assert Counter(game.all_cards()) == deck
     for choice in choices:
         actions = game.legal_actions()
@@ -63,7 +49,7 @@ def test_cards_conserved_and_undo_is_an_exact_inverse(
 @given(CODES, st.lists(st.integers(0, 10**6), max_size=60))
 def test_generator_agrees_with_the_validator(code_text: str, choices: list[int]) -> None:
     game = new_game(code_text, "classic")
-    n = game.game.columns
+    n = game.kind.columns
     for choice in choices:
         legal = set(game.legal_moves())
         for s in range(n):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from spidercli.movelog import LogError, parse_log
 from spidercli.record import Edit, check, record, rewrite
 from spidercli.replay import replay
 from spidercli.rules import CLASSIC
+from tests.helpers import FIXTURES, run
 
 runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
 GAME = "game: SD1-S1-AAAABIW"
@@ -263,3 +265,89 @@ def test_record_round_trip(text: str) -> None:
             "runs": old.game.runs,
         }
         assert record(path).changed is False  # a second record changes nothing
+
+
+# ------------------------------------------------------------- the record command, end to end
+
+COMMENTED = """\
+# A game in progress; keep this comment.
+game: SD1-S1-AAAABIW   # the deal
+player: alice
+
+# the actions, in order
+moves:
+  - 7>1     # first
+  - deal
+"""
+
+
+def test_record_adds_and_refreshes_the_expect_block(tmp_path: Path) -> None:
+    log = tmp_path / "game.yaml"
+    log.write_text(COMMENTED)
+    result = run("record", str(log))
+    assert result.exit_code == 0 and result.stdout.startswith("recorded")
+    text = log.read_text()
+    assert text == COMMENTED.replace(
+        "# the actions",
+        "expect:\n  result: open\n  moves: 2\n  score: 498\n  runs: 0\n# the actions",
+    )
+    assert run("replay", str(log)).exit_code == 0
+    again = run("record", str(log))
+    assert again.stdout.startswith("unchanged") and log.read_text() == text
+    log.write_text(
+        text.replace("score: 498", "score: 1000").replace("  - deal\n", "  - deal\n  - 5>3\n")
+    )
+    run("record", str(log))
+    assert "  moves: 3\n  score: 497\n" in log.read_text()
+    assert log.read_text().count("expect:") == 1 and "# first" in log.read_text()
+
+
+def test_record_keeps_crlf_and_a_flow_expect(tmp_path: Path) -> None:
+    log = tmp_path / "crlf.yaml"
+    log.write_bytes(b"game: SD1-S1-AAAABIW\r\nexpect: {result: won}  # old\r\nmoves: [7>1]\r\n")
+    assert run("record", str(log)).exit_code == 0
+    assert log.read_bytes() == (
+        b"game: SD1-S1-AAAABIW\r\nexpect:\r\n  result: open\r\n  moves: 1\r\n  score: 499\r\n"
+        b"  runs: 0\r\nmoves: [7>1]\r\n"
+    )
+
+
+def test_record_refuses_illegal_and_unusable_logs(tmp_path: Path) -> None:
+    illegal = tmp_path / "illegal.yaml"
+    shutil.copyfile(FIXTURES / "batch" / "b-illegal.yaml", illegal)
+    before = illegal.read_text()
+    result = run("record", str(illegal))
+    assert result.exit_code == 1 and "same-column" in result.stderr
+    assert illegal.read_text() == before
+    bad = tmp_path / "bad.yaml"
+    shutil.copyfile(FIXTURES / "batch" / "d-unusable.yaml", bad)
+    result = run("record", str(bad), str(tmp_path / "missing.yaml"))
+    assert (
+        result.exit_code == 2
+        and "bad.yaml:3: " in result.stderr
+        and "no such file" in result.stderr
+    )
+    assert list(tmp_path.glob(".*.tmp")) == []  # no temporary file left behind
+
+
+def test_record_refuses_a_flow_style_log(tmp_path: Path) -> None:
+    log = tmp_path / "flow.yaml"
+    log.write_text("{game: SD1-S1-AAAABIW, moves: [7>1]}\n")
+    result = run("record", str(log))
+    assert result.exit_code == 2 and "flow style" in result.stderr
+    assert log.read_text() == "{game: SD1-S1-AAAABIW, moves: [7>1]}\n"
+
+
+def test_rewrite_only_touches_the_expect_lines() -> None:
+    text = "game: SD1-S1-AAAAAAA\nexpect:\n  result: won\n  moves: 4\n# after\nmoves: []\n"
+    out = rewrite(text, {"result": "open", "moves": 0}).new
+    assert out == "game: SD1-S1-AAAAAAA\nexpect:\n  result: open\n  moves: 0\n# after\nmoves: []\n"
+
+
+def test_record_keeps_a_byte_order_mark(tmp_path: Path) -> None:
+    log = tmp_path / "bom.yaml"
+    log.write_bytes(b"\xef\xbb\xbfgame: SD1-S1-AAAABIW\nmoves: [7>1]\n")
+    assert run("record", str(log)).exit_code == 0
+    data = log.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfgame: SD1-S1-AAAABIW\nexpect:\n  result: open\n")
+    assert run("replay", str(log)).exit_code == 0

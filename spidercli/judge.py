@@ -1,4 +1,5 @@
-"""Judging a StarGames duel: two players' logs of the same deal, both replayed under ``duel``.
+"""Judging a StarGames duel (the ``duel`` command; its ruleset is ``rules.DUEL``): two players'
+logs of the same deal, both replayed under ``duel`` rules.
 
 A log that fails verification (a refused action or an unmet expectation) loses. Between two
 verified logs the higher score wins; on a tie, the shorter ``time:`` when both give one, then
@@ -10,18 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from spidercli.errors import InputError
 from spidercli.messages import shown, shown_path
-from spidercli.movelog import LogError, MoveLog
+from spidercli.movelog import MoveLog
 from spidercli.replay import Report, replay
 from spidercli.rules import DUEL, check_playable
 
 
-class DuelError(LogError):
+class DuelError(InputError):
     """Two logs that cannot be judged together (an input error: exit status 2)."""
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Judgement:
     reports: tuple[Report, Report]
     winner: int | None  # 0 for A, 1 for B, None for a draw
     reason: str
@@ -80,24 +82,24 @@ def _name(report: Report, side: int) -> str:
     return f"{who} ({'AB'[side]})" if who else "AB"[side]
 
 
-def judge(a: MoveLog, b: MoveLog) -> Verdict:
+def judge(a: MoveLog, b: MoveLog) -> Judgement:
     """Replay both logs under duel rules and name the winner."""
     check_pair(a, b)
     reports = (replay(a, rules=DUEL), replay(b, rules=DUEL))  # check_pair ruled out RulesError
     ra, rb = reports
     if not ra.ok and not rb.ok:
-        return Verdict(reports, None, "both logs fail verification: neither wins")
+        return Judgement(reports, None, "both logs fail verification: neither wins")
     if not ra.ok or not rb.ok:
         w = 0 if ra.ok else 1
-        return Verdict(reports, w, f"{_name(reports[1 - w], 1 - w)} fails verification")
+        return Judgement(reports, w, f"{_name(reports[1 - w], 1 - w)} fails verification")
     sa, sb = ra.game.score, rb.game.score
     if sa != sb:
         w = 0 if sa > sb else 1
-        return Verdict(reports, w, f"higher score ({max(sa, sb)} to {min(sa, sb)})")
+        return Judgement(reports, w, f"higher score ({max(sa, sb)} to {min(sa, sb)})")
     ta, tb = a.time, b.time
     if ta is not None and tb is not None and ta != tb:
         w = 0 if ta < tb else 1
-        return Verdict(
+        return Judgement(
             reports,
             w,
             f"equal scores ({sa}); shorter time ({min(ta, tb):g} s to {max(ta, tb):g} s)",
@@ -105,22 +107,19 @@ def judge(a: MoveLog, b: MoveLog) -> Verdict:
     ma, mb = ra.game.moves, rb.game.moves
     if ma != mb:
         w = 0 if ma < mb else 1
-        return Verdict(
+        return Judgement(
             reports, w, f"equal scores ({sa}); fewer moves ({min(ma, mb)} to {max(ma, mb)})"
         )
-    return Verdict(reports, None, f"a draw: equal scores ({sa}) and moves ({ma})")
+    return Judgement(reports, None, f"a draw: equal scores ({sa}) and moves ({ma})")
 
 
-def duel_text(verdict: Verdict) -> str:
+def duel_text(judgement: Judgement) -> str:
     """Both results side by side, then the winner."""
-    ra, rb = verdict.reports
+    ra, rb = judgement.reports
 
     def status(r: Report) -> str:
         if r.illegal:
-            first = r.illegal[0]
-            return (
-                f"INVALID: entry {first.entry.index} (line {first.entry.line}) {first.refusal.rule}"
-            )
+            return f"INVALID: {r.illegal[0].placed}"
         if r.mismatches:
             return "INVALID: " + ", ".join(
                 f"{m.key} {m.actual} not {m.expected}" for m in r.mismatches
@@ -138,17 +137,16 @@ def duel_text(verdict: Verdict) -> str:
         ("Result", ra.result, rb.result),
         ("Score", str(ra.game.score), str(rb.game.score)),
         ("Moves", str(ra.game.moves), str(rb.game.moves)),
-        ("Runs", *(f"{r.game.runs}/{r.game.game.runs_to_win}" for r in (ra, rb))),
+        ("Runs", *(f"{r.game.runs}/{r.game.kind.runs_to_win}" for r in (ra, rb))),
         ("Time", secs(ra), secs(rb)),
     ]
     width = max(len(row[1]) for row in rows) + 3
     lines = [f"Duel     {ra.log.deal.name} under duel rules (StarGames)", ""]
     lines += [f"{label:<9}{left:<{width}}{right}".rstrip() for label, left, right in rows]
     lines.append("")
-    if verdict.winner is None:
-        lines.append(f"Winner   none: {verdict.reason}")
+    if judgement.winner is None:
+        lines.append(f"Winner   none: {judgement.reason}")
     else:
-        lines.append(
-            f"Winner   {_name(verdict.reports[verdict.winner], verdict.winner)}: {verdict.reason}"
-        )
+        winner = _name(judgement.reports[judgement.winner], judgement.winner)
+        lines.append(f"Winner   {winner}: {judgement.reason}")
     return "\n".join(lines) + "\n"

@@ -1,0 +1,170 @@
+"""Explicit deals: a log's ``deal:`` block (every column and the stock written out), read and
+written. Each card keeps its line, so a card given twice or missing is reported where it stands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import yaml
+
+from spidercli.cards import SUIT_NAMES, card_str, card_words, parse_card
+from spidercli.codes import Layout, Setup, ordered_deck
+from spidercli.messages import ascii_note, quoted
+from spidercli.rules import GAMES
+from spidercli.yamlreader import STR_TAG, Checker, LogError, kind_of, line_of
+
+DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
+MOVE_RULES = ("classic", "permissive")
+
+_CARD_SEPARATORS = re.compile(r"[ \t\r\n,]+")
+
+
+def _cards(c: Checker, node: yaml.Node, what: str) -> list[tuple[int, int]]:
+    """A list of cards, as blank-separated text or a YAML list: each card with its line."""
+    out: list[tuple[int, int]] = []
+    if isinstance(node, yaml.SequenceNode):
+        items = node.value
+    elif isinstance(node, yaml.ScalarNode) and node.tag == STR_TAG:
+        items = [node]
+    else:
+        raise c.fail(
+            f"{what} must be cards, as text ('9S 8H KD') or a list ([9S, 8H, KD]), "
+            f"not {kind_of(node)}",
+            node,
+        )
+    for item in items:
+        text = c.text(item, f"{what}: a card")
+        for token in _CARD_SEPARATORS.split(text):
+            if not token:
+                continue
+            try:
+                out.append((parse_card(token), line_of(item)))
+            except ValueError as err:
+                raise c.fail(f"{what}: {err}", item) from err
+    return out
+
+
+def parse_deal(c: Checker, node: yaml.Node) -> Setup:
+    """``deal:``: the game, the move rule, every column bottom to top and the stock, checked."""
+    fields = c.mapping(node, "deal", DEAL_KEYS)
+    for required in ("game", "columns", "stock"):
+        if required not in fields:
+            raise c.fail(
+                f"deal has no {required!r} key: expected game (spider or spiderette), "
+                "rule (classic or permissive, optional), columns (each column's cards bottom "
+                "to top) and stock (in dealing order)",
+                node,
+            )
+    game_node = fields["game"][1]
+    name = c.word(game_node, "deal.game")
+    if name not in GAMES:
+        raise c.fail(
+            f"deal.game: {quoted(name)} is not a game{ascii_note(name)}; expected spider or "
+            "spiderette",
+            game_node,
+        )
+    game = GAMES[name]
+
+    permissive = False
+    if "rule" in fields:
+        rule_node = fields["rule"][1]
+        rule = c.word(rule_node, "deal.rule")
+        if rule not in MOVE_RULES:
+            raise c.fail(
+                f"deal.rule: {quoted(rule)} is not a move rule{ascii_note(rule)}; expected "
+                "classic or permissive",
+                rule_node,
+            )
+        permissive = rule == "permissive"
+
+    cols_node = fields["columns"][1]
+    if not isinstance(cols_node, yaml.SequenceNode):
+        raise c.fail(
+            f"deal.columns must be a list of {game.columns} columns, not {kind_of(cols_node)}",
+            cols_node,
+        )
+    if len(cols_node.value) != game.columns:
+        raise c.fail(
+            f"deal.columns: {game.title} has {game.columns} columns, not {len(cols_node.value)}",
+            fields["columns"][0],
+        )
+    columns = []
+    placed: list[tuple[int, int]] = []
+    for i, (col_node, size) in enumerate(zip(cols_node.value, game.column_sizes, strict=True)):
+        cards = _cards(c, col_node, f"deal.columns, column {i + 1}")
+        if len(cards) != size:
+            raise c.fail(
+                f"deal.columns, column {i + 1} has {len(cards)} card{'s' * (len(cards) != 1)}; "
+                f"{game.title} deals {size} to it ({game.title}'s columns hold "
+                f"{', '.join(map(str, game.column_sizes))})",
+                col_node,
+            )
+        columns.append(tuple(card for card, _ in cards))
+        placed.extend(cards)
+    stock_node = fields["stock"][1]
+    stock = _cards(c, stock_node, "deal.stock")
+    want = sum(game.deal_sizes)
+    if len(stock) != want:
+        raise c.fail(
+            f"deal.stock has {len(stock)} card{'s' * (len(stock) != 1)}; a {game.title} stock "
+            f"holds {want} ({game.cards} cards in all)",
+            fields["stock"][0],
+        )
+    placed.extend(stock)
+
+    used = {card >> 4 for card, _ in placed}
+    if "suits" in fields:
+        suits_node = fields["suits"][1]
+        suits = c.integer(suits_node, "deal.suits")
+        if suits not in (1, 2, 4):
+            raise c.fail(f"deal.suits: {suits} suits; expected 1, 2 or 4", suits_node)
+    else:
+        suits = 1 if used <= {0} else 2 if used <= {0, 1} else 4
+    copies = game.cards // (13 * suits)
+    deck = f"a {suits}-suit {game.title} deck"
+    counts: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for card, line in placed:
+        if card >> 4 >= suits:
+            names = " and ".join(SUIT_NAMES[:suits]) if suits > 1 else "spades only"
+            raise LogError(
+                f"deal: {card_str(card)} ({card_words(card)}) is not in {deck} ({names})",
+                path=c.path,
+                line=line,
+            )
+        n = counts[card] = counts.get(card, 0) + 1
+        first.setdefault(card, line)
+        if n > copies:
+            # The sizes are right, so a card given too often means another is missing.
+            totals = Counter(other for other, _ in placed)
+            missing = next(m for m in ordered_deck(game, suits) if totals[m] < copies)
+            raise LogError(
+                f"deal: {card_str(card)} ({card_words(card)}) is given {totals[card]} times "
+                f"(first on line {first[card]}, again here); {deck} holds {copies} of each "
+                f"card, and {card_str(missing)} ({card_words(missing)}) is missing",
+                path=c.path,
+                line=line,
+            )
+    layout = Layout(game, tuple(columns), tuple(card for card, _ in stock))
+    return Setup(layout, suits, permissive and suits > 1)
+
+
+def deal_lines(setup: Setup) -> list[str]:
+    """The ``deal:`` block of a layout: a column a line, the stock a line a deal."""
+    layout = setup.layout
+    lines = ["deal:", f"  game: {layout.game.name}"]
+    if setup.suits > 1:
+        lines.append(f"  rule: {'permissive' if setup.permissive else 'classic'}")
+    lines.append("  columns:          # bottom to top; the last card starts face-up")
+    lines.extend(f"    - [{', '.join(card_str(c) for c in col)}]" for col in layout.columns)
+    lines.append("  stock:            # in dealing order, one line a deal")
+    pos = 0
+    for size in layout.game.deal_sizes:
+        lines.append("    - " + " ".join(card_str(c) for c in layout.stock[pos : pos + size]))
+        pos += size
+    return lines
+
+
+__all__ = ["DEAL_KEYS", "MOVE_RULES", "deal_lines", "parse_deal"]

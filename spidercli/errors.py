@@ -1,0 +1,32 @@
+"""Input that cannot be used, as one family of exceptions the command line catches at once.
+
+An ``InputError`` carries its message, the file and line it points at (when one applies) and the
+exit status the command ends with (2: the input is unusable). ``str(err)`` is the message a person
+reads: ``path:line: message``. The log reader's errors (``LogError``), a ruleset that cannot play
+the game, two logs that cannot be judged together and a KPat save that cannot be imported are all
+``InputError``s.
+"""
+
+from __future__ import annotations
+
+from spidercli.messages import located
+
+INPUT_ERROR_STATUS = 2  # the exit status of unusable input
+
+
+class InputError(ValueError):
+    """Input that cannot be used: ``line`` is 1-based, or None when no line applies."""
+
+    exit_status = INPUT_ERROR_STATUS
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+
+    def __str__(self) -> str:
+        return located(self.path, self.line, self.message)
+
+
+__all__ = ["INPUT_ERROR_STATUS", "InputError"]

@@ -1,0 +1,44 @@
+"""Writing move logs: the YAML text of a game, in the layout the reader reads back."""
+
+from __future__ import annotations
+
+from spidercli.codes import Setup
+from spidercli.deals import deal_lines
+
+
+def expect_lines(values: dict[str, object], pad: str = "") -> list[str]:
+    """An ``expect:`` block's lines, each key on its own line, indented by ``pad``."""
+    return [f"{pad}expect:"] + [f"{pad}  {key}: {value}" for key, value in values.items()]
+
+
+def format_log(
+    game: str | Setup,
+    moves: list[str],
+    *,
+    rules: str | None = None,
+    expect: dict[str, object] | None = None,
+    comment: str | None = None,
+) -> str:
+    """A move log's YAML text, in the contract's layout (actions with ``:`` quoted). ``game``
+    is a game code, or a setup: its code, or its ``deal:`` block when it has none."""
+    lines = [f"# {line}".rstrip() for line in comment.splitlines()] if comment else []
+    if isinstance(game, Setup):
+        if game.code is None:
+            lines.extend(deal_lines(game))
+        else:
+            lines.append(f"game: {game.code.canonical}")
+    else:
+        lines.append(f"game: {game}")
+    if rules is not None:
+        lines.append(f"rules: {rules}")
+    if expect:
+        lines.extend(expect_lines(expect))
+    if not moves:
+        lines.append("moves: []")
+    else:
+        lines.append("moves:")
+        lines.extend(f"  - '{m}'" if ":" in m else f"  - {m}" for m in moves)
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["expect_lines", "format_log"]

@@ -1,0 +1,290 @@
+"""The strict YAML reader that move logs and tournament manifests share.
+
+The YAML is composed into nodes (libyaml's C parser when present) and checked by hand, so each
+error names the line and says what was expected. Aliases, merge keys and custom tags are refused
+anywhere in a document; a ``Checker`` reads mappings (unknown or duplicate keys refused), text,
+keywords, whole numbers and ruleset names, each with its line. Every failure is a ``LogError``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from spidercli.errors import InputError
+from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
+from spidercli.messages import ascii_note, quoted, shown
+from spidercli.rules import lookup_ruleset, unknown_ruleset
+
+try:  # the C parser is several times faster; fall back to the pure-Python one
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+
+_RESOLVED: dict[tuple[str, Any], Any] = {}
+
+
+class _Memo(_Loader):
+    """The safe loader with its tag resolution memoised: logs repeat the same few hundred
+    scalars (``deal``, ``3>7``), and resolving each by regular expressions is a tenth of a
+    replay's time. Bounded (short scalars, 4096 of them); the result is the loader's own."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and isinstance(value, str) and len(value) <= 64:
+            key = (value, implicit)
+            tag = _RESOLVED.get(key)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+                if len(_RESOLVED) >= 4096:
+                    _RESOLVED.clear()
+                _RESOLVED[key] = tag
+            return tag
+        return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+
+
+BLANKS = " \t\r\n"  # the blanks around a keyword, code or card: ASCII ones only
+
+STR_TAG = "tag:yaml.org,2002:str"
+INT_TAG = "tag:yaml.org,2002:int"
+NULL_TAG = "tag:yaml.org,2002:null"
+FLOAT_TAG = "tag:yaml.org,2002:float"
+MAP_TAG = "tag:yaml.org,2002:map"
+SEQ_TAG = "tag:yaml.org,2002:seq"
+_STANDARD = {
+    STR_TAG,
+    INT_TAG,
+    NULL_TAG,
+    MAP_TAG,
+    SEQ_TAG,
+    "tag:yaml.org,2002:bool",
+    FLOAT_TAG,
+    "tag:yaml.org,2002:timestamp",
+    "tag:yaml.org,2002:binary",
+}
+_KIND = {
+    INT_TAG: "an integer",
+    NULL_TAG: "nothing (null)",
+    MAP_TAG: "a mapping",
+    SEQ_TAG: "a list",
+    "tag:yaml.org,2002:bool": "a boolean",
+    FLOAT_TAG: "a number",
+    "tag:yaml.org,2002:timestamp": "a date",
+    "tag:yaml.org,2002:binary": "binary data",
+    STR_TAG: "text",
+}
+
+
+# The strict reader's errors are input errors; ``LogError`` is the name log readers know them by.
+LogError = InputError
+
+
+def line_of(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def kind_of(node: yaml.Node) -> str:
+    return _KIND.get(node.tag, f"a value tagged {shown(node.tag, 80)}")
+
+
+class Checker:
+    def __init__(self, path: str, text: str | bytes) -> None:
+        self.path = path
+        self.text_ = text
+        self.seen: set[int] = set()
+
+    def alias_line(self) -> int | None:
+        """The first alias's line (the error path only: this parses the text again)."""
+        for event in yaml.parse(self.text_, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
+                return int(event.start_mark.line) + 1
+        return None
+
+    def fail(self, message: str, node: yaml.Node | None = None) -> LogError:
+        return LogError(message, path=self.path, line=None if node is None else line_of(node))
+
+    def check(self, root: yaml.Node) -> None:
+        """``visit`` the whole document; too deep a nesting is an input error too."""
+        try:
+            self.visit(root)
+        except RecursionError as err:
+            raise LogError("not usable: the YAML is nested too deeply", path=self.path) from err
+
+    def visit(self, node: yaml.Node) -> None:
+        """Refuse aliases (a node met twice) and custom tags, anywhere in the document."""
+        if id(node) in self.seen:
+            raise LogError(
+                "YAML aliases (*name) are not allowed in a move log",
+                path=self.path,
+                line=self.alias_line(),
+            )
+        self.seen.add(id(node))
+        if node.tag == "tag:yaml.org,2002:merge":
+            raise self.fail("YAML merge keys (<<) are not allowed in a move log", node)
+        if node.tag not in _STANDARD:
+            raise self.fail(
+                f"custom YAML tags ({shown(node.tag, 80)}) are not allowed in a move log", node
+            )
+        if isinstance(node, yaml.MappingNode):
+            children: Iterable[yaml.Node] = (child for pair in node.value for child in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            children = node.value
+        else:
+            return
+        seen = self.seen
+        scalar = yaml.ScalarNode
+        for child in children:
+            # A scalar met once with a standard tag passes here, without a call (most nodes
+            # are such scalars); anything else is visited, in the same order as before.
+            if type(child) is scalar and child.tag in _STANDARD and id(child) not in seen:
+                seen.add(id(child))
+            else:
+                self.visit(child)
+
+    def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(f"{what} must be a mapping, not {kind_of(node)}", node)
+        out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        for key, value in node.value:
+            if not isinstance(key, yaml.ScalarNode) or key.tag != STR_TAG:
+                raise self.fail(f"{what}: keys must be plain words, not {kind_of(key)}", key)
+            name = key.value
+            if name in out:
+                first = line_of(out[name][0])
+                raise self.fail(
+                    f"{what}: duplicate key {quoted(name)} (first given on line {first})", key
+                )
+            if name not in allowed:
+                raise self.fail(
+                    f"{what}: unknown key {quoted(name)}; expected {', '.join(allowed)}", key
+                )
+            out[name] = (key, value)
+        return out
+
+    def text(self, node: yaml.Node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != STR_TAG:
+            raise self.fail(f"{what} must be text, not {kind_of(node)}", node)
+        return str(node.value)
+
+    def word(self, node: yaml.Node, what: str) -> str:
+        """A keyword (a ruleset, a result...): ASCII, case-insensitive, blanks around it ignored.
+        ASCII first: ``str.lower`` maps some other letters to ASCII ones (K, U+212A, to k)."""
+        text = self.text(node, what)
+        return text.strip(BLANKS).lower() if text.isascii() else text
+
+    def ruleset(self, node: yaml.Node) -> str:
+        """A ``rules:`` value: the name of a ruleset, case-insensitive."""
+        name = self.word(node, "rules")
+        if lookup_ruleset(name, BLANKS) is None:
+            raise self.fail(unknown_ruleset("rules", quoted(name) + ascii_note(name)), node)
+        return name
+
+    def integer(self, node: yaml.Node, what: str) -> int:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != INT_TAG:
+            raise self.fail(f"{what} must be a whole number, not {kind_of(node)}", node)
+        if len(node.value) > 40:
+            raise self.fail(f"{what}: {quoted(node.value, 40)} is out of range", node)
+        try:
+            if not node.value.isascii():  # int() takes any Unicode digits ("١" is 1)
+                raise ValueError(node.value)
+            value = int(CONSTRUCTOR.construct_yaml_int(node))
+        except (yaml.YAMLError, ValueError) as err:
+            raise self.fail(
+                f"{what}: {quoted(node.value)} is not a usable number{ascii_note(node.value)}",
+                node,
+            ) from err
+        if abs(value) > 10**15:
+            raise self.fail(f"{what}: {quoted(node.value)} is out of range", node)
+        return value
+
+
+def compose(text: str | bytes, path: str) -> yaml.Node | None:
+    """The YAML document's node tree (None when empty); ``LogError`` for malformed YAML."""
+    try:
+        return yaml.compose(text, Loader=_Memo)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line = None if mark is None else int(mark.line) + 1
+        problem = err.problem or err.context or "malformed YAML"
+        raise LogError(f"not valid YAML: {shown(problem)}", path=path, line=line) from err
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow: name its line
+        where = text if isinstance(text, str) else text.decode("utf-8", "replace")
+        char = chr(err.character) if isinstance(err.character, int) else str(err.character)
+        raise LogError(
+            f"not valid YAML: the character {shown(char)} (U+{ord(char[:1] or ' '):04X}) is not "
+            "allowed in YAML",
+            path=path,
+            line=yaml_line(where, err.position),
+        ) from err
+    except yaml.YAMLError as err:
+        raise LogError(f"not valid YAML: {shown(str(err))}", path=path) from err
+    except RecursionError as err:
+        raise LogError("not usable: the YAML is nested too deeply", path=path) from err
+
+
+def display_name(path: str | Path) -> str:
+    """The name messages use for a path (``<stdin>`` for ``-``)."""
+    return STDIN_NAME if str(path) == STDIN else str(path)
+
+
+def read_text(path: str | Path, max_bytes: int = MAX_LOG_BYTES) -> str:
+    """A log file's text (UTF-8, a BOM dropped), from a regular file or standard input (``-``)
+    of at most ``max_bytes``; every failure is a ``LogError``."""
+    name = display_name(path)
+    try:
+        data = read_limited(path, max_bytes)
+    except Unreadable as err:
+        raise LogError(err.message, path=name) from err
+    return decode(data, name)
+
+
+def decode(data: bytes, name: str) -> str:
+    """A log's bytes as text (UTF-8, a BOM dropped); ``LogError`` for binary or non-UTF-8."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = yaml_line(data[:nul].decode("utf-8", "replace"), nul)
+        raise LogError("is a binary file (a NUL byte), not a YAML move log", path=name, line=line)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = yaml_line(data[: err.start].decode("utf-8", "replace"), err.start)
+        raise LogError(
+            "is not UTF-8 text: a move log must be UTF-8 YAML", path=name, line=line
+        ) from err
+    return text
+
+
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def yaml_line(text: str, index: int) -> int:
+    """The 1-based line of ``text[index]``, counting line breaks as YAML does (CR LF, CR, LF,
+    NEL, U+2028 and U+2029)."""
+    return len(_BREAK.findall(text, 0, index)) + 1
+
+
+__all__ = [
+    "CONSTRUCTOR",
+    "FLOAT_TAG",
+    "INT_TAG",
+    "MAP_TAG",
+    "NULL_TAG",
+    "SEQ_TAG",
+    "STR_TAG",
+    "Checker",
+    "InputError",
+    "LogError",
+    "compose",
+    "decode",
+    "display_name",
+    "kind_of",
+    "line_of",
+    "read_text",
+    "yaml_line",
+]

@@ -1,0 +1,100 @@
+"""`spidercli tournament`: standings with ties, duplicates and off-manifest logs; manifest
+errors; rules and deal IDs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from tests.helpers import FIXTURES, run
+
+
+def _player_log(src: Path, dest: Path, player: str) -> None:
+    text = src.read_text()
+    dest.write_text(text.replace("game:", f"player: {player}\ngame:", 1))
+
+
+@pytest.fixture
+def submissions(tmp_path: Path) -> Path:
+    ex53 = FIXTURES / "example-spiderette-53.yaml"
+    ex117 = FIXTURES / "example-spider-1suit-117.yaml"
+    for player in ("alice", "bob", "carol"):
+        _player_log(ex53, tmp_path / f"{player}-sd.yaml", player)
+    _player_log(ex117, tmp_path / "alice-sp.yaml", "alice")
+    # bob sends two logs of the Spider deal: a resigned one, then alice's win (a full tie)
+    (tmp_path / "bob-sp-1.yaml").write_text("game: SP1-S1C-AAAAABD\nplayer: bob\nmoves: [finish]\n")
+    _player_log(ex117, tmp_path / "bob-sp-2.yaml", "bob")
+    _player_log(FIXTURES / "spiderette-1suit-win.yaml", tmp_path / "bob-other.yaml", "bob")
+    _player_log(FIXTURES / "illegal" / "stock-empty.yaml", tmp_path / "dave.yaml", "dave")
+    shutil.copyfile(FIXTURES / "example-spiderette-53.yaml", tmp_path / "nobody.yaml")
+    (tmp_path / "manifest.yml").write_text(
+        "name: Test cup\nrules: classic\ndeals:\n  - SD1-S1-AAAABIW\n  - sp1-s1c-aaaaabd\n"
+    )
+    return tmp_path
+
+
+def test_tournament_standings(
+    submissions: Path, snapshot: SnapshotAssertion, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(submissions)  # relative paths in the output, so the snapshot is stable
+    result = run("tournament", ".", "-m", "manifest.yml", "-f", "json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    ranks = [(s["rank"], s["player"], s["score"], s["wins"]) for s in out["standings"]]
+    # bob's win replaces his resigned log; alice and bob tie on score, wins and moves
+    assert ranks == [(1, "alice", 2030, 2), (1, "bob", 2030, 2), (3, "carol", 847, 1)]
+    assert [s["file"] for s in out["superseded"]] == ["./bob-sp-1.yaml"]
+    reasons = {r["file"]: r["reason"] for r in out["rejected"]}
+    assert set(reasons) == {"./bob-other.yaml", "./dave.yaml", "./nobody.yaml"}
+    assert "not one of the tournament's deals" in reasons["./bob-other.yaml"]
+    assert reasons["./dave.yaml"].startswith("illegal (line 397): stock-empty")
+    assert reasons["./nobody.yaml"].startswith("no player")
+    assert out == snapshot
+
+
+def test_tournament_ties_share_a_rank(submissions: Path) -> None:
+    for name in ("alice-sp.yaml", "bob-sp-1.yaml", "bob-sp-2.yaml", "manifest.yml"):
+        (submissions / name).unlink()
+    result = run("tournament", str(submissions), "-f", "csv")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [(r["rank"], r["player"]) for r in rows] == [
+        ("1", "bob"),
+        ("2", "alice"),
+        ("2", "carol"),
+    ]
+    assert rows[0]["score"] == str(847 + 782)
+
+
+def test_tournament_text_and_manifest_errors(
+    submissions: Path, snapshot: SnapshotAssertion
+) -> None:
+    text = run("tournament", str(submissions / "alice-sd.yaml"), str(submissions / "bob-sd.yaml"))
+    assert text.exit_code == 0
+    assert text.stdout.replace(str(submissions), "<dir>") == snapshot
+    bad = submissions / "bad.yml"
+    bad.write_text("deals:\n  - SP1-S1C-AAAAAAA\n  - SX1-S1C-AAAAAAA\n")
+    result = run("tournament", str(submissions), "-m", str(bad))
+    assert result.exit_code == 2
+    assert "bad.yml:3: " in result.stderr and "neither a game code nor a deal ID" in result.stderr
+    bad.write_text("rules: duel\n")
+    assert "no 'deals' key" in run("tournament", ".", "-m", str(bad)).stderr
+
+
+def test_tournament_rules_and_deal_ids(submissions: Path) -> None:
+    deal_id = json.loads(run("replay", "fixtures/example-spiderette-53.yaml", "--json").stdout)[
+        "deal_id"
+    ]
+    (submissions / "manifest.yml").write_text(f"rules: pavouk\ndeals: [{deal_id}]\n")
+    out = json.loads(
+        run(
+            "tournament", str(submissions), "-m", str(submissions / "manifest.yml"), "-f", "json"
+        ).stdout
+    )
+    assert out["standings"] == []
+    assert any("the tournament plays pavouk" in r["reason"] for r in out["rejected"])
