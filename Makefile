@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-solver snapshots clean
+.PHONY: demo test lint bench bench-solver bench-kpat snapshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ bench: $(STAMP)
 # Solve 50 fixed deals per suit count (1, 2, 4) with a 60 s budget each, two at a time.
 bench-solver: $(STAMP)
 	$(BIN)/python -m tests.bench_solver --jobs 2
+
+# Solve KPat's deals 1-20 (1, 2, 4 suits) one at a time, 60 s budget each, side by side with KPat's
+# recorded figures; with KPAT_BIN set (a KPat 23.04.3 binary), KPat also solves them in the same run.
+bench-kpat: $(STAMP)
+	$(BIN)/python -m tests.bench_kpat
 
 # Refresh the syrupy snapshots after an intended change of output; review the diff.
 snapshots: $(STAMP)

@@ -30,7 +30,7 @@ import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from spidercli.engine import Game
@@ -221,8 +221,11 @@ class Solver:
         new_src = src[: n - k]
         dst = cols[t] + group
         lst = list(cols)
-        dn = list(down)
         lst[s] = new_src
+        if (dst[-1] & 15) != 1 and (not new_src or down[s] < len(new_src)):
+            lst[t] = dst  # nothing turned, no run removed: the face-down counts stay
+            return (tuple(lst), down, dealt, runs)
+        dn = list(down)
         if new_src and dn[s] >= len(new_src):
             dn[s] = len(new_src) - 1
         if (dst[-1] & 15) == 1:
@@ -407,6 +410,249 @@ class Solver:
                 counter -= 1
                 push(heap, (cost(child) + length * g, counter, cid))
         return None
+
+
+# A column's part of the beam's rank: (disorder, cards ready on top, its bottom card's rank one
+# up as a 4-bit counter, its top card's rank as a 4-bit counter); see ``BeamSolver.rank``.
+ColumnInfo = tuple[int, int, int, int]
+_NO_COLUMN: ColumnInfo = (0, 0, 0, 0)
+_KING_SEAT = 1 << 56  # a King at the bottom counts as seated: a top of "rank 14" always there
+_NIBBLES = sum(1 << (4 * r) for r in range(16))
+
+
+class Level(NamedTuple):
+    """A position kept in a beam level, with what its children's ranks are computed from."""
+
+    node: Node
+    parent: int  # its parent's index in the level before (-1 for the root)
+    step: Step  # the step from the parent
+    infos: list[ColumnInfo]  # each column's part of the rank
+    sums: tuple[int, int, int, int, int]  # disorder, ready, empties, bottoms, tops
+
+
+class BeamSolver(Solver):
+    """A beam search, one move a level: every position of a level is expanded, and the best
+    ``width`` children for each number of deals done make the next level, so the first win met
+    is about as short as the beam can see. Positions are ranked by disorder (face-down cards and
+    one-suit runs of face-up cards, less one for each rank of bottom card that is a King or fits
+    on some column's top card, less the empty columns), then by the cards ready to move (one-suit
+    runs on top, cards sent off, empty columns). A level cap stops a beam that wanders; the
+    schedule then tries a wider one."""
+
+    # Passes: beam width per number of deals done, and the most moves a line may take (None:
+    # no cap). Narrow beams are fast and win most deals; wider ones find the rest.
+    SCHEDULE: tuple[tuple[int, int | None], ...] = ((40, 250), (150, 250), (600, 400), (2400, None))
+
+    def __init__(self, problem: Problem, weights: Weights | None = None) -> None:
+        super().__init__(problem, weights)
+        self._info: dict[tuple[bytes, int], ColumnInfo] = {}
+
+    def column_info(self, col: bytes, d: int) -> ColumnInfo:
+        """A column's part of the rank (memoised): its disorder (face-down cards, plus one for
+        each one-suit run of face-up cards), the length of its one-suit run on top, and its
+        bottom and top cards' ranks as counters."""
+        if not col:
+            return _NO_COLUMN
+        key = (col, d)
+        info = self._info.get(key)
+        if info is None:
+            n = len(col)
+            disorder = d + 1
+            for i in range(d, n - 1):
+                if col[i + 1] != col[i] - 1:
+                    disorder += 1
+            j = n - 1
+            while j > d and col[j - 1] == col[j] + 1:
+                j -= 1
+            info = (disorder, n - j, 1 << 4 * ((col[0] & 15) + 1), 1 << 4 * (col[-1] & 15))
+            self._info[key] = info
+        return info
+
+    def _level_entry(self, node: Node, parent: int, step: Step) -> Level:
+        """A position's level entry, its rank's parts computed whole."""
+        infos = [self.column_info(c, d) for c, d in zip(node[0], node[1], strict=True)]
+        sums = (
+            sum(i[0] for i in infos),
+            sum(i[1] for i in infos) + 13 * node[3],
+            sum(1 for c in node[0] if not c),
+            sum(i[2] for i in infos),
+            sum(i[3] for i in infos) + _KING_SEAT,
+        )
+        return Level(node, parent, step, infos, sums)
+
+    @staticmethod
+    def _rank(disorder: int, ready: int, empties: int, bottoms: int, tops: int) -> int:
+        # The ranks (4-bit counters) that have both a bottom card one below and a top card.
+        nz_b = bottoms | bottoms >> 1 | bottoms >> 2 | bottoms >> 3
+        nz_t = tops | tops >> 1 | tops >> 2 | tops >> 3
+        disorder -= (nz_b & nz_t & _NIBBLES).bit_count()
+        disorder = max(0, disorder - empties)
+        return disorder * 256 - ready - empties
+
+    def rank(self, node: Node) -> int:
+        """The beam's order of a position (lower is better)."""
+        return self._rank(*self._level_entry(node, -1, None).sums)
+
+    def moves(self, node: Node) -> list[Step]:
+        """The moves the beam tries: any part of a column's top run (any descending sequence
+        under the permissive rule) onto a card one rank higher, except that a run is split only
+        to lengthen a same-suit run; to the leftmost empty column any part but a whole column,
+        and once the stock is out, never a split run; the deal when legal."""
+        cols, down, dealt, _ = node
+        ncols = self.p.ncols
+        permissive = self.p.permissive
+        stock_left = dealt < len(self.p.chunks)
+        first_empty = -1
+        trail = [0] * ncols
+        by_rank: list[list[int]] = [[] for _ in range(15)]  # columns by their top card's rank
+        for t in range(ncols):
+            col = cols[t]
+            n = len(col)
+            if n:
+                j = n - 1
+                lo = down[t]
+                while j > lo and col[j - 1] == col[j] + 1:
+                    j -= 1
+                trail[t] = n - j
+                by_rank[col[-1] & 15].append(t)
+            elif first_empty < 0:
+                first_empty = t
+        out: list[Step] = []
+        for s in range(ncols):
+            col = cols[s]
+            n = len(col)
+            if not n:
+                continue
+            d = down[s]
+            same = trail[s]
+            m = same
+            if permissive:
+                i = n - m
+                while m < n - d and (col[i - 1] & 15) == (col[i] & 15) + 1:
+                    m += 1
+                    i -= 1
+            for k in range(1, m + 1):
+                first = col[n - k]
+                split = k < n - d and col[n - k - 1] == first + 1
+                for t in by_rank[(first & 15) + 1]:
+                    if t != s and (not split or (cols[t][-1] == first + 1 and trail[t] + k > same)):
+                        out.append((s, t, k))
+                if first_empty >= 0 and k < n and (stock_left or not split):
+                    out.append((s, first_empty, k))
+        if stock_left and first_empty < 0:
+            out.append(None)
+        return out
+
+    def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
+        """Each pass of the schedule in turn; a beam never proves anything."""
+        if self.p.start[3] >= self.p.runs_to_win:
+            return [], False
+        for width, cap in self.SCHEDULE:
+            found = self._beam(width, cap, budget)
+            if found is not None:
+                return found, False
+        return None, False
+
+    def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
+        p = self.p
+        goal = p.runs_to_win
+        after_move = self._after_move
+        after_deal = self._after_deal
+        moves = self.moves
+        info = self.column_info
+        rank = self._rank
+        entry = self._level_entry
+        tick = budget.tick
+        pr = budget.progress
+        if len(self._info) > 500_000:  # bound the memo's memory
+            self._info.clear()
+        level = [entry(p.start, -1, None)]
+        levels: list[list[Level]] = []
+        seen = {p.start}
+        buckets = len(p.chunks) + 1
+        # A child: (rank, order, position, parent index, step, sums, new infos of s and t).
+        Child = tuple[
+            int, int, Node, int, Step, tuple[int, int, int, int, int], ColumnInfo, ColumnInfo
+        ]
+        while level and (cap is None or len(levels) < cap):
+            levels.append(level)
+            children: list[Child] = []
+            for idx, (node, _, _, infos, sums) in enumerate(level):
+                tick()
+                dis, ready, empties, bottoms, tops = sums
+                runs = node[3]
+                for step in moves(node):
+                    if step is None:
+                        child = after_deal(node)
+                        if child in seen:
+                            continue
+                        seen.add(child)
+                        if child[3] >= goal:
+                            return self._line(levels, idx, step)
+                        csums = entry(child, idx, None).sums
+                        children.append(
+                            (
+                                rank(*csums),
+                                len(children),
+                                child,
+                                idx,
+                                None,
+                                csums,
+                                _NO_COLUMN,
+                                _NO_COLUMN,
+                            )
+                        )
+                        continue
+                    child = after_move(node, *step)
+                    if child in seen:
+                        continue
+                    seen.add(child)
+                    if child[3] >= goal:
+                        return self._line(levels, idx, step)
+                    s, t, _ = step
+                    ccols, cdown = child[0], child[1]
+                    os_, ot = infos[s], infos[t]
+                    ns = info(ccols[s], cdown[s])
+                    nt = info(ccols[t], cdown[t])
+                    csums = (
+                        dis - os_[0] - ot[0] + ns[0] + nt[0],
+                        ready - os_[1] - ot[1] + ns[1] + nt[1] + 13 * (child[3] - runs),
+                        empties + (not ccols[s]) + (not ccols[t]) - (not node[0][t]),
+                        bottoms - os_[2] - ot[2] + ns[2] + nt[2],
+                        tops - os_[3] - ot[3] + ns[3] + nt[3],
+                    )
+                    children.append((rank(*csums), len(children), child, idx, step, csums, ns, nt))
+            children.sort()
+            counts = [0] * buckets
+            level = []
+            for c in children:
+                child = c[2]
+                dealt = child[2]
+                if counts[dealt] < width:
+                    counts[dealt] += 1
+                    step = c[4]
+                    if step is None:
+                        level.append(entry(child, c[3], None))
+                    else:
+                        infos = list(levels[-1][c[3]].infos)
+                        infos[step[0]] = c[6]
+                        infos[step[1]] = c[7]
+                        level.append(Level(child, c[3], step, infos, c[5]))
+            if level:
+                best = level[0].node
+                pr.best_runs = max(pr.best_runs, best[3])
+                pr.best_down = min(pr.best_down, sum(best[1]))
+                pr.best_deals = max(pr.best_deals, best[2])
+        return None
+
+    @staticmethod
+    def _line(levels: list[list[Level]], idx: int, last: Step) -> list[Step]:
+        steps = [last]
+        for level in reversed(levels[1:]):
+            _, idx, step, _, _ = level[idx]
+            steps.append(step)
+        steps.reverse()
+        return steps
 
 
 def shorten(solver: Solver, steps: list[Step], reach: int = 2) -> list[Step]:
