@@ -7,21 +7,22 @@ it.
 
 Positions are small immutable values: each column is a ``bytes`` of cards bottom to top (its hash
 is cached, slicing and joining are cheap, unchanged columns are shared between positions), with a
-tuple of face-down counts, the deals done and the runs removed. A position's cost (lower is
-better) is the sum of its columns' costs, memoised since the same column recurs across many
-positions, plus the stock's, minus bonuses for empty columns and removed runs.
+tuple of face-down counts, the deals done and the runs removed.
 
-``StagedSolver`` (the one ``spidercli solve`` uses) searches deal by deal: between two deals a
-best-first search maps the positions the moves reach, up to a budget; the best few from which a
-deal is legal are dealt from in turn, depth first, backtracking when a branch fails; budgets and
-widths grow on each new pass. ``Solver`` is one best-first search over everything; with every
-legal move (``complete``) and no budget, its exhaustion proves that no win exists.
+``BeamSolver`` (the one ``spidercli solve`` uses) is a beam search, one move a level: it expands
+every position of a level and keeps the best few children for each number of deals done, so the
+first win it meets is about as short as the beam can see. Its rank of a position (disorder, then
+cards ready to move) is a sum over columns, memoised per column, and a move's child is ranked from
+the two columns it changes before its position is even built. Narrow beams first; when one fails
+(or wanders past its level cap), a wider one. ``shorten`` then cuts one-action detours out.
 
-Moves that cannot improve anything are pruned (``_moves``): a group leaves its parent only to
-reveal a card, empty its column, land on a better parent (same suit where it sat on another suit,
-one rank higher where it sat on a break) or lengthen a one-suit run; it goes to an empty column
-only whole, to the leftmost empty column, and never as a whole column (splits are allowed to fill
-columns before a deal). ``shorten`` then cuts detours out of the line found.
+``Solver`` is one best-first search over everything, by a cost (lower is better) summed over
+columns; with every legal move (``complete``) and no budget, its exhaustion proves that no win
+exists. Its pruned moves (``_moves``) leave out moves that cannot improve anything: a group
+leaves its parent only to reveal a card, empty its column, land on a better parent (same suit
+where it sat on another suit, one rank higher where it sat on a break) or lengthen a one-suit run;
+it goes to an empty column only whole, to the leftmost empty column, and never as a whole column
+(splits are allowed to fill columns before a deal).
 """
 
 from __future__ import annotations
@@ -427,7 +428,16 @@ class Level(NamedTuple):
     parent: int  # its parent's index in the level before (-1 for the root)
     step: Step  # the step from the parent
     infos: list[ColumnInfo]  # each column's part of the rank
-    sums: tuple[int, int, int, int, int]  # disorder, ready, empties, bottoms, tops
+    sums: tuple[int, int, int, int, int]  # disorder, ready, empties, bottom and top counters
+
+
+Sums = tuple[int, int, int, int, int]  # disorder, ready, empties, bottoms, tops (see Level)
+# A move's effect on the two columns it changes, before its position is built: the source column
+# and its face-down count, the target's, the runs removed, the new sums and the two columns' infos.
+Change = tuple[bytes, int, bytes, int, int, Sums, ColumnInfo, ColumnInfo]
+# A child met in a beam level: (rank, order met, parent index, step, its change or, for a deal,
+# its whole level entry). Sorting compares rank, then order (unique), nothing further.
+Candidate = tuple[int, int, int, Step, "Change | Level"]
 
 
 class BeamSolver(Solver):
@@ -441,7 +451,7 @@ class BeamSolver(Solver):
 
     # Passes: beam width per number of deals done, and the most moves a line may take (None:
     # no cap). Narrow beams are fast and win most deals; wider ones find the rest.
-    SCHEDULE: tuple[tuple[int, int | None], ...] = ((40, 250), (150, 250), (600, 400), (2400, None))
+    SCHEDULE: tuple[tuple[int, int | None], ...] = ((40, 250), (150, 300), (600, None))
 
     def __init__(self, problem: Problem, weights: Weights | None = None) -> None:
         super().__init__(problem, weights)
@@ -553,91 +563,121 @@ class BeamSolver(Solver):
                 return found, False
         return None, False
 
+    def expand(self, entry: Level, idx: int, out: list[Candidate]) -> tuple[bool, Step]:
+        """Append ``entry``'s children (it is ``idx`` in its level) to ``out`` as candidates,
+        without building their positions; ``(True, step)`` as soon as a step wins."""
+        node, _, _, infos, sums = entry
+        cols, down, _, runs = node
+        goal = self.p.runs_to_win
+        info = self.column_info
+        dis, ready, empties, bottoms, tops = sums
+        for step in self.moves(node):
+            if step is None:
+                child = self._after_deal(node)
+                if child[3] >= goal:
+                    return True, None
+                e = self._level_entry(child, idx, None)
+                out.append((self._rank(*e.sums), len(out), idx, None, e))
+                continue
+            s, t, k = step
+            src = cols[s]
+            n = len(src) - k
+            new_s = src[:n]
+            ds = down[s]
+            if n and ds >= n:
+                ds = n - 1
+            new_t = cols[t] + src[n:]
+            dt = down[t]
+            removed = 0
+            if (new_t[-1] & 15) == 1:
+                new_t, dt, removed = _take_run(new_t, dt)
+                if runs + removed >= goal:
+                    return True, step
+            ns = info(new_s, ds)
+            nt = info(new_t, dt)
+            os_ = infos[s]
+            ot = infos[t]
+            d2 = dis - os_[0] - ot[0] + ns[0] + nt[0]
+            r2 = ready - os_[1] - ot[1] + ns[1] + nt[1] + 13 * removed
+            e2 = empties + (not new_s) + (not new_t) - (not cols[t])
+            b2 = bottoms - os_[2] - ot[2] + ns[2] + nt[2]
+            t2 = tops - os_[3] - ot[3] + ns[3] + nt[3]
+            # The rank (see ``_rank``), inline: this is the search's innermost loop.
+            nz_b = b2 | b2 >> 1 | b2 >> 2 | b2 >> 3
+            nz_t = t2 | t2 >> 1 | t2 >> 2 | t2 >> 3
+            d3 = d2 - (nz_b & nz_t & _NIBBLES).bit_count() - e2
+            rank = (d3 if d3 > 0 else 0) * 256 - r2 - e2
+            out.append(
+                (
+                    rank,
+                    len(out),
+                    idx,
+                    step,
+                    (new_s, ds, new_t, dt, removed, (d2, r2, e2, b2, t2), ns, nt),
+                )
+            )
+        return False, None
+
     def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
         p = self.p
-        goal = p.runs_to_win
-        after_move = self._after_move
-        after_deal = self._after_deal
-        moves = self.moves
-        info = self.column_info
-        rank = self._rank
-        entry = self._level_entry
+        expand = self.expand
         tick = budget.tick
         pr = budget.progress
-        if len(self._info) > 500_000:  # bound the memo's memory
-            self._info.clear()
-        level = [entry(p.start, -1, None)]
-        levels: list[list[Level]] = []
+        level = [self._level_entry(p.start, -1, None)]
+        # The way back from each level: (parent index, step) of each position kept.
+        levels: list[list[tuple[int, Step]]] = []
         seen = {p.start}
         buckets = len(p.chunks) + 1
-        # A child: (rank, order, position, parent index, step, sums, new infos of s and t).
-        Child = tuple[
-            int, int, Node, int, Step, tuple[int, int, int, int, int], ColumnInfo, ColumnInfo
-        ]
         while level and (cap is None or len(levels) < cap):
-            levels.append(level)
-            children: list[Child] = []
-            for idx, (node, _, _, infos, sums) in enumerate(level):
+            levels.append([(e.parent, e.step) for e in level])
+            if len(self._info) > 500_000:  # bound the memo's memory
+                self._info.clear()
+            children: list[Candidate] = []
+            for idx, entry in enumerate(level):
                 tick()
-                dis, ready, empties, bottoms, tops = sums
-                runs = node[3]
-                for step in moves(node):
-                    if step is None:
-                        child = after_deal(node)
-                        if child in seen:
-                            continue
-                        seen.add(child)
-                        if child[3] >= goal:
-                            return self._line(levels, idx, step)
-                        csums = entry(child, idx, None).sums
-                        children.append(
-                            (
-                                rank(*csums),
-                                len(children),
-                                child,
-                                idx,
-                                None,
-                                csums,
-                                _NO_COLUMN,
-                                _NO_COLUMN,
-                            )
-                        )
-                        continue
-                    child = after_move(node, *step)
-                    if child in seen:
-                        continue
-                    seen.add(child)
-                    if child[3] >= goal:
-                        return self._line(levels, idx, step)
-                    s, t, _ = step
-                    ccols, cdown = child[0], child[1]
-                    os_, ot = infos[s], infos[t]
-                    ns = info(ccols[s], cdown[s])
-                    nt = info(ccols[t], cdown[t])
-                    csums = (
-                        dis - os_[0] - ot[0] + ns[0] + nt[0],
-                        ready - os_[1] - ot[1] + ns[1] + nt[1] + 13 * (child[3] - runs),
-                        empties + (not ccols[s]) + (not ccols[t]) - (not node[0][t]),
-                        bottoms - os_[2] - ot[2] + ns[2] + nt[2],
-                        tops - os_[3] - ot[3] + ns[3] + nt[3],
-                    )
-                    children.append((rank(*csums), len(children), child, idx, step, csums, ns, nt))
+                won, step = expand(entry, idx, children)
+                if won:
+                    return self._line(levels, idx, step)
             children.sort()
             counts = [0] * buckets
+            parents = level
             level = []
-            for c in children:
-                child = c[2]
-                dealt = child[2]
-                if counts[dealt] < width:
-                    counts[dealt] += 1
-                    step = c[4]
-                    if step is None:
-                        level.append(entry(child, c[3], None))
-                    else:
-                        infos = list(levels[-1][c[3]].infos)
-                        infos[step[0]] = c[6]
-                        infos[step[1]] = c[7]
-                        level.append(Level(child, c[3], step, infos, c[5]))
+            for _, _, idx, step, change in children:
+                if step is None:
+                    assert isinstance(change, Level)
+                    child = change.node
+                    if counts[child[2]] >= width or child in seen:
+                        continue
+                    seen.add(child)
+                    counts[child[2]] += 1
+                    level.append(change)
+                    continue
+                assert not isinstance(change, Level)
+                parent = parents[idx]
+                node = parent.node
+                dealt = node[2]
+                if counts[dealt] >= width:
+                    continue
+                s, t, _ = step
+                new_s, ds, new_t, dt, removed, sums, ns, nt = change
+                lst = list(node[0])
+                lst[s] = new_s
+                lst[t] = new_t
+                down = node[1]
+                if ds != down[s] or dt != down[t]:
+                    dn = list(down)
+                    dn[s] = ds
+                    dn[t] = dt
+                    down = tuple(dn)
+                child = (tuple(lst), down, dealt, node[3] + removed)
+                if child in seen:
+                    continue
+                seen.add(child)
+                counts[dealt] += 1
+                infos = list(parent.infos)
+                infos[s] = ns
+                infos[t] = nt
+                level.append(Level(child, idx, step, infos, sums))
             if level:
                 best = level[0].node
                 pr.best_runs = max(pr.best_runs, best[3])
@@ -646,10 +686,10 @@ class BeamSolver(Solver):
         return None
 
     @staticmethod
-    def _line(levels: list[list[Level]], idx: int, last: Step) -> list[Step]:
+    def _line(levels: list[list[tuple[int, Step]]], idx: int, last: Step) -> list[Step]:
         steps = [last]
         for level in reversed(levels[1:]):
-            _, idx, step, _, _ = level[idx]
+            idx, step = level[idx]
             steps.append(step)
         steps.reverse()
         return steps
@@ -715,111 +755,3 @@ def problem_from_game(game: Game) -> Problem:
         runs=game.runs,
         runs_to_win=game.game.runs_to_win,
     )
-
-
-class StagedSolver(Solver):
-    """Search deal by deal: between two deals a best-first search maps the positions the moves
-    reach (up to a budget), the best few from which a deal is legal are tried in turn, and the
-    search goes on after each deal (backtracking when a branch fails)."""
-
-    # Passes: positions a stage may expand, and how many deal-ready positions it hands on.
-    SCHEDULE: tuple[tuple[int, int], ...] = (
-        (3000, 2),
-        (10_000, 2),
-        (30_000, 3),
-        (100_000, 3),
-        (300_000, 4),
-        (1_000_000, 6),
-    )
-
-    def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
-        """Each pass of the schedule in turn; this search never proves anything."""
-        self.budget = budget
-        for stage_budget, width in self.SCHEDULE:
-            self.stage_budget = stage_budget
-            self.width = width
-            found = self._rec(self.p.start)
-            if found is not None:
-                return found, False
-        return None, False
-
-    def _rec(self, node: Node) -> list[Step] | None:
-        win, cands = self._level(node)
-        if win is not None:
-            return win
-        for path, cand in cands:
-            progress = self.budget.progress
-            if cand[2] + 1 > progress.best_deals:
-                progress.best_deals = cand[2] + 1
-            rest = self._rec(self._after_deal(cand))
-            if rest is not None:
-                return [*path, None, *rest]
-        return None
-
-    def _level(self, root: Node) -> tuple[list[Step] | None, list[tuple[list[Step], Node]]]:
-        goal = self.p.runs_to_win
-        if len(self._col_cost) > 500_000:  # bound the memo's memory
-            self._col_cost.clear()
-        if root[3] >= goal:
-            return [], []
-        cost = self.cost
-        after_move = self._after_move
-        moves = self._moves
-        can_deal = root[2] < len(self.p.chunks)
-        nodes: list[Node] = [root]
-        parent: list[int] = [-1]
-        step_of: list[Step] = [None]
-        depth: list[int] = [0]
-        seen = {(root[0], root[1]): 0}
-        heap: list[tuple[float, int, int]] = [(cost(root), 0, 0)]
-        best: list[tuple[float, int, int]] = []  # max-heap by cost (negated), the deal candidates
-        width = self.width
-        counter = 0
-        expanded = 0
-        limit = self.stage_budget
-        pr = self.budget.progress
-        tick = self.budget.tick
-        length = self.w.length
-        while heap and expanded < limit:
-            c, _, idx = heapq.heappop(heap)
-            node = nodes[idx]
-            tick()
-            expanded += 1
-            if can_deal and all(node[0]):
-                entry = (-c, -idx, idx)
-                if len(best) < width:
-                    heapq.heappush(best, entry)
-                elif entry > best[0]:
-                    heapq.heapreplace(best, entry)
-            g = depth[idx] + 1
-            for step in moves(node, False):
-                if step is None:
-                    continue
-                child = after_move(node, *step)
-                key = (child[0], child[1])
-                old = seen.get(key)
-                if old is not None:
-                    # Met again by a shorter line: keep the shorter (parents stay shallower
-                    # than their children, so the parent links never form a cycle).
-                    if g < depth[old]:
-                        parent[old] = idx
-                        step_of[old] = step
-                        depth[old] = g
-                    continue
-                cid = len(nodes)
-                seen[key] = cid
-                nodes.append(child)
-                parent.append(idx)
-                step_of.append(step)
-                depth.append(g)
-                if child[3] > pr.best_runs:
-                    pr.best_runs = child[3]
-                if child[3] >= goal:
-                    return _path(cid, parent, step_of), []
-                down_total = sum(child[1])
-                if down_total < pr.best_down:
-                    pr.best_down = down_total
-                counter -= 1
-                heapq.heappush(heap, (cost(child) + length * g, counter, cid))
-        ranked = sorted(best, reverse=True)
-        return None, [(_path(i, parent, step_of), nodes[i]) for _, _, i in ranked]

@@ -17,7 +17,16 @@ from spidercli.movelog import load_log, parse_log
 from spidercli.replay import replay
 from spidercli.rules import CLASSIC, DUEL, PAVOUK
 from spidercli.solution import actions_for, hint, search, solve_setup
-from spidercli.solver import Problem, Solver, StagedSolver, problem_from_game, shorten
+from spidercli.solver import (
+    BeamSolver,
+    Candidate,
+    Level,
+    Node,
+    Problem,
+    Solver,
+    problem_from_game,
+    shorten,
+)
 from tests.helpers import position
 from tests.test_cli import FIXTURES, run
 
@@ -64,7 +73,7 @@ def test_an_unwinnable_position_is_proven_so() -> None:
     # Five loose cards and two empty columns; one run is wanted and no suit is complete.
     cols = [b"\x01", b"\x12", bytes([0x03, 0x2D]), b"", b"", b"\x35", b"\x14"]
     problem = Problem(cols, [0, 0, 1, 0, 0, 0, 0], [], permissive=False, runs=0, runs_to_win=1)
-    assert StagedSolver(problem).solve().exhaustive is False  # the staged search proves nothing
+    assert BeamSolver(problem).solve().exhaustive is False  # a beam proves nothing
     outcome = Solver(problem).solve()
     assert outcome.steps is None and outcome.exhaustive
     assert outcome.progress.states > 1000  # it really went through the positions
@@ -81,7 +90,7 @@ def test_a_won_position_needs_no_steps() -> None:
     log = load_log(FIXTURES / "spiderette-1suit-win.yaml")
     game = replay(log).game
     assert game.result == "won"
-    assert StagedSolver(problem_from_game(game)).solve().steps == []
+    assert BeamSolver(problem_from_game(game)).solve().steps == []
 
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -105,6 +114,9 @@ def test_generator_matches_the_engine(prefix: str, seed: int, choices: list[int]
         assert {m for m in complete if m is not None} == legal
         assert (None in complete) == (game.check_deal() is None)
         assert set(solver._moves(node, False)) <= set(complete)
+        beam = BeamSolver(solver.p)
+        assert set(beam.moves(node)) <= set(complete)
+        assert_children_match(beam, node)
         if not complete:
             break
         step = complete[choice % len(complete)]
@@ -117,9 +129,36 @@ def test_generator_matches_the_engine(prefix: str, seed: int, choices: list[int]
         assert child[:2] == mirror[:2] and child[3] == mirror[3]
 
 
+def assert_children_match(beam: BeamSolver, node: Node) -> None:
+    """The beam's candidates (computed from the two columns a move changes) agree with the
+    positions the moves reach and with their rank computed whole."""
+    entry = beam._level_entry(node, -1, None)
+    out: list[Candidate] = []
+    won, _ = beam.expand(entry, 0, out)
+    if won:
+        return
+    steps = beam.moves(node)
+    assert [c[3] for c in out] == steps
+    for rank, _, _, step, change in out:
+        if step is None:
+            child = beam._after_deal(node)
+            assert isinstance(change, Level) and change.node == child
+            sums = change.sums
+        else:
+            assert not isinstance(change, Level)
+            child = beam._after_move(node, *step)
+            s, t, _ = step
+            new_s, ds, new_t, dt, removed, sums, _, _ = change
+            assert (new_s, ds, new_t, dt) == (child[0][s], child[1][s], child[0][t], child[1][t])
+            assert removed == child[3] - node[3]
+        whole = beam._level_entry(child, -1, None)
+        assert sums == whole.sums
+        assert rank == beam.rank(child)
+
+
 def test_shorten_cuts_a_detour() -> None:
     game = Game.from_code(parse_code("SP1-S1C-AAAAAAA"), CLASSIC)
-    solver = StagedSolver(problem_from_game(game))
+    solver = BeamSolver(problem_from_game(game))
     steps = solver.solve().steps
     assert steps is not None
     # A detour: some move and straight back, inserted before the line.
