@@ -186,9 +186,9 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
     solver = Solver(problem)
     node = problem.start
     best: tuple[int, tuple[int, int, int]] | None = None
-    for step in solver._moves(node, False):
+    for step in solver.moves(node, False):
         if step is not None:
-            score = solver.cost(solver._after_move(node, *step))
+            score = solver.cost(solver.after_move(node, *step))
             if best is None or score < best[0]:
                 best = (score, step)
     if best is None or best[0] >= solver.cost(node):

@@ -18,7 +18,7 @@ the two columns it changes before its position is even built. Narrow beams first
 
 ``Solver`` is one best-first search over everything, by a cost (lower is better) summed over
 columns; with every legal move (``complete``) and no budget, its exhaustion proves that no win
-exists. Its pruned moves (``_moves``) leave out moves that cannot improve anything: a group
+exists. Its pruned moves (``moves``) leave out moves that cannot improve anything: a group
 leaves its parent only to reveal a card, empty its column, land on a better parent (same suit
 where it sat on another suit, one rank higher where it sat on a break) or lengthen a one-suit run;
 it goes to an empty column only whole, to the leftmost empty column, and never as a whole column
@@ -36,8 +36,16 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from spidercli.engine import Game
 
-# A position: columns, face-down counts, deals done, runs removed.
-Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int]
+
+class Position(NamedTuple):
+    """A position of the search (classic play: every column's last card face-up)."""
+
+    cols: tuple[bytes, ...]  # each column's cards, bottom to top (suit << 4 | rank)
+    down: tuple[int, ...]  # each column's face-down count
+    dealt: int  # deals done
+    runs: int  # runs removed
+
+
 # A step: (source, target, count), 0-based, or None for a deal.
 Step = tuple[int, int, int] | None
 
@@ -102,7 +110,7 @@ class Problem:
         runs: int,
         runs_to_win: int,
     ) -> None:
-        self.start: Node = (tuple(columns), tuple(down), 0, runs)
+        self.start = Position(tuple(columns), tuple(down), 0, runs)
         self.chunks = tuple(deal_chunks)
         self.permissive = permissive
         self.runs_to_win = runs_to_win
@@ -182,15 +190,84 @@ class _Budget:
                 self.report(pr)
 
 
-class Solver:
-    def __init__(self, problem: Problem, weights: Weights | None = None) -> None:
+class Search:
+    """What both searches share: the problem, the effects of a move and of a deal on a position,
+    and ``solve``, which runs the search (``_run``) within a budget."""
+
+    def __init__(self, problem: Problem) -> None:
         self.p = problem
+
+    # ------------------------------------------------------------------ effects
+
+    def after_move(self, node: Position, s: int, t: int, k: int) -> Position:
+        cols, down, dealt, runs = node
+        src = cols[s]
+        n = len(src)
+        group = src[n - k :]
+        new_src = src[: n - k]
+        dst = cols[t] + group
+        lst = list(cols)
+        lst[s] = new_src
+        if (dst[-1] & 15) != 1 and (not new_src or down[s] < len(new_src)):
+            lst[t] = dst  # nothing turned, no run removed: the face-down counts stay
+            return Position(tuple(lst), down, dealt, runs)
+        dn = list(down)
+        if new_src and dn[s] >= len(new_src):
+            dn[s] = len(new_src) - 1
+        if (dst[-1] & 15) == 1:
+            dst, dn[t], removed = _take_run(dst, dn[t])
+            runs += removed
+        lst[t] = dst
+        return Position(tuple(lst), tuple(dn), dealt, runs)
+
+    def after_deal(self, node: Position) -> Position:
+        cols, down, dealt, runs = node
+        chunk = self.p.chunks[dealt]
+        lst = list(cols)
+        dn = list(down)
+        for i, card in enumerate(chunk):
+            col = lst[i] + bytes((card,))
+            if card & 15 == 1:
+                col, dn[i], removed = _take_run(col, dn[i])
+                runs += removed
+            lst[i] = col
+        return Position(tuple(lst), tuple(dn), dealt + 1, runs)
+
+    # ------------------------------------------------------------------ search
+
+    def solve(
+        self,
+        *,
+        max_states: int | None = None,
+        deadline: float | None = None,
+        report: Callable[[Progress], None] | None = None,
+        report_every: float = 0.25,
+    ) -> Outcome:
+        budget = _Budget(deadline, max_states, report, report_every)
+        try:
+            steps, exhaustive = self._run(budget)
+        except _Stop:
+            steps, exhaustive = None, False
+            budget.progress.phase = "gave up"
+        budget.progress.seconds = time.monotonic() - budget.start
+        return Outcome(steps, exhaustive, budget.progress)
+
+    def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
+        """The search: its line (None when none found), and whether its failure is a proof."""
+        raise NotImplementedError
+
+
+class Solver(Search):
+    """A best-first search by ``cost``; over every legal move, its exhaustion is a proof."""
+
+    def __init__(self, problem: Problem, weights: Weights | None = None) -> None:
+        super().__init__(problem)
         self.w = weights or default_weights(problem)
         self._col_cost: dict[tuple[bytes, int], int] = {}
 
     # ------------------------------------------------------------------ evaluation
 
-    def cost(self, node: Node) -> int:
+    def cost(self, node: Position) -> int:
         cols, down, dealt, runs = node
         w = self.w
         memo = self._col_cost
@@ -212,45 +289,9 @@ class Solver:
             total += w.stock * len(chunks[i])
         return total
 
-    # ------------------------------------------------------------------ effects
-
-    def _after_move(self, node: Node, s: int, t: int, k: int) -> Node:
-        cols, down, dealt, runs = node
-        src = cols[s]
-        n = len(src)
-        group = src[n - k :]
-        new_src = src[: n - k]
-        dst = cols[t] + group
-        lst = list(cols)
-        lst[s] = new_src
-        if (dst[-1] & 15) != 1 and (not new_src or down[s] < len(new_src)):
-            lst[t] = dst  # nothing turned, no run removed: the face-down counts stay
-            return (tuple(lst), down, dealt, runs)
-        dn = list(down)
-        if new_src and dn[s] >= len(new_src):
-            dn[s] = len(new_src) - 1
-        if (dst[-1] & 15) == 1:
-            dst, dn[t], removed = _take_run(dst, dn[t])
-            runs += removed
-        lst[t] = dst
-        return (tuple(lst), tuple(dn), dealt, runs)
-
-    def _after_deal(self, node: Node) -> Node:
-        cols, down, dealt, runs = node
-        chunk = self.p.chunks[dealt]
-        lst = list(cols)
-        dn = list(down)
-        for i, card in enumerate(chunk):
-            col = lst[i] + bytes((card,))
-            if card & 15 == 1:
-                col, dn[i], removed = _take_run(col, dn[i])
-                runs += removed
-            lst[i] = col
-        return (tuple(lst), tuple(dn), dealt + 1, runs)
-
     # ------------------------------------------------------------------ move generation
 
-    def _moves(self, node: Node, complete: bool) -> list[Step]:
+    def moves(self, node: Position, complete: bool = False) -> list[Step]:
         """The moves worth trying (every legal one when ``complete``), and the deal if legal."""
         cols, down, dealt, _ = node
         ncols = self.p.ncols
@@ -332,23 +373,6 @@ class Solver:
 
     # ------------------------------------------------------------------ search
 
-    def solve(
-        self,
-        *,
-        max_states: int | None = None,
-        deadline: float | None = None,
-        report: Callable[[Progress], None] | None = None,
-        report_every: float = 0.25,
-    ) -> Outcome:
-        budget = _Budget(deadline, max_states, report, report_every)
-        try:
-            steps, exhaustive = self._run(budget)
-        except _Stop:
-            steps, exhaustive = None, False
-            budget.progress.phase = "gave up"
-        budget.progress.seconds = time.monotonic() - budget.start
-        return Outcome(steps, exhaustive, budget.progress)
-
     def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
         """The pruned search, then every legal move: its exhaustion proves there is no win."""
         for complete in (False, True):
@@ -363,13 +387,13 @@ class Solver:
         goal = p.runs_to_win
         length = self.w.length
         cost = self.cost
-        after_move = self._after_move
-        after_deal = self._after_deal
-        moves = self._moves
+        after_move = self.after_move
+        after_deal = self.after_deal
+        moves = self.moves
         root = p.start
         if root[3] >= goal:
             return []
-        nodes: list[Node] = [root]
+        nodes: list[Position] = [root]
         parent: list[int] = [-1]
         step_of: list[Step] = [None]
         depth: list[int] = [0]
@@ -424,7 +448,7 @@ _NIBBLES = sum(1 << (4 * r) for r in range(16))
 class Level(NamedTuple):
     """A position kept in a beam level, with what its children's ranks are computed from."""
 
-    node: Node
+    node: Position
     parent: int  # its parent's index in the level before (-1 for the root)
     step: Step  # the step from the parent
     infos: list[ColumnInfo]  # each column's part of the rank
@@ -440,7 +464,7 @@ Change = tuple[bytes, int, bytes, int, int, Sums, ColumnInfo, ColumnInfo]
 Candidate = tuple[int, int, int, Step, "Change | Level"]
 
 
-class BeamSolver(Solver):
+class BeamSolver(Search):
     """A beam search, one move a level: every position of a level is expanded, and the best
     ``width`` children for each number of deals done make the next level, so the first win met
     is about as short as the beam can see. Positions are ranked by disorder (face-down cards and
@@ -453,8 +477,8 @@ class BeamSolver(Solver):
     # no cap). Narrow beams are fast and win most deals; wider ones find the rest.
     SCHEDULE: tuple[tuple[int, int | None], ...] = ((40, 250), (150, 300), (600, None))
 
-    def __init__(self, problem: Problem, weights: Weights | None = None) -> None:
-        super().__init__(problem, weights)
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem)
         self._info: dict[tuple[bytes, int], ColumnInfo] = {}
 
     def column_info(self, col: bytes, d: int) -> ColumnInfo:
@@ -478,7 +502,7 @@ class BeamSolver(Solver):
             self._info[key] = info
         return info
 
-    def _level_entry(self, node: Node, parent: int, step: Step) -> Level:
+    def level_entry(self, node: Position, parent: int, step: Step) -> Level:
         """A position's level entry, its rank's parts computed whole."""
         infos = [self.column_info(c, d) for c, d in zip(node[0], node[1], strict=True)]
         sums = (
@@ -499,11 +523,11 @@ class BeamSolver(Solver):
         disorder = max(0, disorder - empties)
         return disorder * 256 - ready - empties
 
-    def rank(self, node: Node) -> int:
+    def rank(self, node: Position) -> int:
         """The beam's order of a position (lower is better)."""
-        return self._rank(*self._level_entry(node, -1, None).sums)
+        return self._rank(*self.level_entry(node, -1, None).sums)
 
-    def moves(self, node: Node) -> list[Step]:
+    def moves(self, node: Position) -> list[Step]:
         """The moves the beam tries: any part of a column's top run (any descending sequence
         under the permissive rule) onto a card one rank higher, except that a run is split only
         to lengthen a same-suit run; to the leftmost empty column any part but a whole column,
@@ -573,10 +597,10 @@ class BeamSolver(Solver):
         dis, ready, empties, bottoms, tops = sums
         for step in self.moves(node):
             if step is None:
-                child = self._after_deal(node)
+                child = self.after_deal(node)
                 if child[3] >= goal:
                     return True, None
-                e = self._level_entry(child, idx, None)
+                e = self.level_entry(child, idx, None)
                 out.append((self._rank(*e.sums), len(out), idx, None, e))
                 continue
             s, t, k = step
@@ -623,7 +647,7 @@ class BeamSolver(Solver):
         expand = self.expand
         tick = budget.tick
         pr = budget.progress
-        level = [self._level_entry(p.start, -1, None)]
+        level = [self.level_entry(p.start, -1, None)]
         # The way back from each level: (parent index, step) of each position kept.
         levels: list[list[tuple[int, Step]]] = []
         seen = {p.start}
@@ -669,7 +693,7 @@ class BeamSolver(Solver):
                     dn[s] = ds
                     dn[t] = dt
                     down = tuple(dn)
-                child = (tuple(lst), down, dealt, node[3] + removed)
+                child = Position(tuple(lst), down, dealt, node.runs + removed)
                 if child in seen:
                     continue
                 seen.add(child)
@@ -701,7 +725,7 @@ def shorten(solver: Solver, steps: list[Step], reach: int = 2) -> list[Step]:
     nodes = [solver.p.start]
     for step in steps:
         nodes.append(
-            solver._after_deal(nodes[-1]) if step is None else solver._after_move(nodes[-1], *step)
+            solver.after_deal(nodes[-1]) if step is None else solver.after_move(nodes[-1], *step)
         )
     index = {(n[0], n[1], n[2]): i for i, n in enumerate(nodes)}  # the last visit of each
     out: list[Step] = []
@@ -709,15 +733,13 @@ def shorten(solver: Solver, steps: list[Step], reach: int = 2) -> list[Step]:
     end = len(nodes) - 1
     while i < end:
         best_j, best_line = i + 1, [steps[i]]
-        frontier: list[tuple[Node, list[Step]]] = [(nodes[i], [])]
+        frontier: list[tuple[Position, list[Step]]] = [(nodes[i], [])]
         for d in range(1, reach + 1):
             nxt = []
             for node, line in frontier:
-                for step in solver._moves(node, True):
+                for step in solver.moves(node, True):
                     child = (
-                        solver._after_deal(node)
-                        if step is None
-                        else solver._after_move(node, *step)
+                        solver.after_deal(node) if step is None else solver.after_move(node, *step)
                     )
                     j = index.get((child[0], child[1], child[2]))
                     if child[3] >= solver.p.runs_to_win:

@@ -21,7 +21,7 @@ from spidercli.solver import (
     BeamSolver,
     Candidate,
     Level,
-    Node,
+    Position,
     Problem,
     Solver,
     problem_from_game,
@@ -109,18 +109,18 @@ def test_generator_matches_the_engine(prefix: str, seed: int, choices: list[int]
     for choice in choices:
         solver = Solver(problem_from_game(game))
         node = solver.p.start
-        complete = solver._moves(node, True)
+        complete = solver.moves(node, True)
         legal = set(game.legal_moves())
         assert {m for m in complete if m is not None} == legal
         assert (None in complete) == (game.check_deal() is None)
-        assert set(solver._moves(node, False)) <= set(complete)
+        assert set(solver.moves(node, False)) <= set(complete)
         beam = BeamSolver(solver.p)
         assert set(beam.moves(node)) <= set(complete)
         assert_children_match(beam, node)
         if not complete:
             break
         step = complete[choice % len(complete)]
-        child = solver._after_deal(node) if step is None else solver._after_move(node, *step)
+        child = solver.after_deal(node) if step is None else solver.after_move(node, *step)
         if step is None:
             game.deal()
         else:
@@ -129,10 +129,10 @@ def test_generator_matches_the_engine(prefix: str, seed: int, choices: list[int]
         assert child[:2] == mirror[:2] and child[3] == mirror[3]
 
 
-def assert_children_match(beam: BeamSolver, node: Node) -> None:
+def assert_children_match(beam: BeamSolver, node: Position) -> None:
     """The beam's candidates (computed from the two columns a move changes) agree with the
     positions the moves reach and with their rank computed whole."""
-    entry = beam._level_entry(node, -1, None)
+    entry = beam.level_entry(node, -1, None)
     out: list[Candidate] = []
     won, _ = beam.expand(entry, 0, out)
     if won:
@@ -141,17 +141,17 @@ def assert_children_match(beam: BeamSolver, node: Node) -> None:
     assert [c[3] for c in out] == steps
     for rank, _, _, step, change in out:
         if step is None:
-            child = beam._after_deal(node)
+            child = beam.after_deal(node)
             assert isinstance(change, Level) and change.node == child
             sums = change.sums
         else:
             assert not isinstance(change, Level)
-            child = beam._after_move(node, *step)
+            child = beam.after_move(node, *step)
             s, t, _ = step
             new_s, ds, new_t, dt, removed, sums, _, _ = change
             assert (new_s, ds, new_t, dt) == (child[0][s], child[1][s], child[0][t], child[1][t])
             assert removed == child[3] - node[3]
-        whole = beam._level_entry(child, -1, None)
+        whole = beam.level_entry(child, -1, None)
         assert sums == whole.sums
         assert rank == beam.rank(child)
 
@@ -166,7 +166,7 @@ def test_shorten_cuts_a_detour() -> None:
     s, t, k = first
     detour = [first, (t, s, k)] if game.down[s] < len(game.cols[s]) - k else []
     longer = detour + steps
-    short = shorten(solver, longer)
+    short = shorten(Solver(solver.p), longer)
     assert len(short) <= len(steps)
     assert actions_for(Game.from_code(parse_code("SP1-S1C-AAAAAAA"), CLASSIC), short)
 
