@@ -31,6 +31,7 @@ import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from hashlib import blake2b
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -438,11 +439,25 @@ class Solver(Search):
 
 
 # A column's part of the beam's rank: (disorder, cards ready on top, its bottom card's rank one
-# up as a 4-bit counter, its top card's rank as a 4-bit counter); see ``BeamSolver.rank``.
-ColumnInfo = tuple[int, int, int, int]
-_NO_COLUMN: ColumnInfo = (0, 0, 0, 0)
+# up as a 4-bit counter, its top card's rank as a 4-bit counter; see ``BeamSolver.rank``), and a
+# 64-bit digest of its cards and face-down count for the position's key.
+ColumnInfo = tuple[int, int, int, int, int]
+_NO_COLUMN: ColumnInfo = (0, 0, 0, 0, 0)
 _KING_SEAT = 1 << 56  # a King at the bottom counts as seated: a top of "rank 14" always there
 _NIBBLES = sum(1 << (4 * r) for r in range(16))
+_MASK = (1 << 64) - 1
+# Polishing passes (beam widths) by suit count, run after the first win. Wider polishing gives
+# shorter lines at a cost in time; on KPat deals 101-120 (not the benchmark's 1-20), 100 for one
+# suit brings the median line below KPat's at about twice its time; for 2 and 4 suits the widths
+# that would do the same (120 and more) take 4-8 times KPat's time, so these are a compromise.
+POLISH: dict[int, tuple[int, ...]] = {1: (100,), 2: (80,), 4: (60,)}
+# A beam forgets the positions it has met (all but the current level's) past this many.
+SEEN_LIMIT = 3_000_000
+# Odd 64-bit factors for the key of a position (one per column place, the last for the deals).
+_PLACE = tuple(
+    int.from_bytes(blake2b(b"place %d" % i, digest_size=8).digest(), "little") | 1
+    for i in range(11)
+)
 
 
 class Level(NamedTuple):
@@ -453,12 +468,13 @@ class Level(NamedTuple):
     step: Step  # the step from the parent
     infos: list[ColumnInfo]  # each column's part of the rank
     sums: tuple[int, int, int, int, int]  # disorder, ready, empties, bottom and top counters
+    key: int  # the position's 64-bit key (see ``BeamSolver.level_entry``)
 
 
 Sums = tuple[int, int, int, int, int]  # disorder, ready, empties, bottoms, tops (see Level)
 # A move's effect on the two columns it changes, before its position is built: the source column
 # and its face-down count, the target's, the runs removed, the new sums and the two columns' infos.
-Change = tuple[bytes, int, bytes, int, int, Sums, ColumnInfo, ColumnInfo]
+Change = tuple[bytes, int, bytes, int, int, Sums, ColumnInfo, ColumnInfo, int]
 # A child met in a beam level: (rank, order met, parent index, step, its change or, for a deal,
 # its whole level entry). Sorting compares rank, then order (unique), nothing further.
 Candidate = tuple[int, int, int, Step, "Change | Level"]
@@ -498,7 +514,8 @@ class BeamSolver(Search):
             j = n - 1
             while j > d and col[j - 1] == col[j] + 1:
                 j -= 1
-            info = (disorder, n - j, 1 << 4 * ((col[0] & 15) + 1), 1 << 4 * (col[-1] & 15))
+            digest = int.from_bytes(blake2b(col + bytes((d,)), digest_size=8).digest(), "little")
+            info = (disorder, n - j, 1 << 4 * ((col[0] & 15) + 1), 1 << 4 * (col[-1] & 15), digest)
             self._info[key] = info
         return info
 
@@ -512,7 +529,13 @@ class BeamSolver(Search):
             sum(i[2] for i in infos),
             sum(i[3] for i in infos) + _KING_SEAT,
         )
-        return Level(node, parent, step, infos, sums)
+        # A sum of the columns' digests, each times its place's odd factor, and the deals done:
+        # a move changes two terms. Equal keys for different positions are left to chance
+        # (2**-64 a pair), never to the process: the digests are fixed (blake2b), not hash().
+        key = node.dealt * _PLACE[-1]
+        for i, info in enumerate(infos):
+            key += _PLACE[i] * info[4]
+        return Level(node, parent, step, infos, sums, key & _MASK)
 
     @staticmethod
     def _rank(disorder: int, ready: int, empties: int, bottoms: int, tops: int) -> int:
@@ -578,19 +601,38 @@ class BeamSolver(Search):
         return out
 
     def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
-        """Each pass of the schedule in turn; a beam never proves anything."""
-        if self.p.start[3] >= self.p.runs_to_win:
+        """Each pass of the schedule in turn until one wins, then the polishing passes, each
+        capped one move below the best line so far (a beam of another width often sees a
+        shorter line); a beam never proves anything. A budget that runs out while polishing
+        keeps the line already found."""
+        if self.p.start.runs >= self.p.runs_to_win:
             return [], False
+        best = None
         for width, cap in self.SCHEDULE:
-            found = self._beam(width, cap, budget)
-            if found is not None:
-                return found, False
-        return None, False
+            best = self._beam(width, cap, budget)
+            if best is not None:
+                break
+        else:
+            return None, False
+        try:
+            for width in self.polish_widths():
+                shorter = self._beam(width, len(best) - 1, budget)
+                if shorter is not None:
+                    best = shorter
+        except _Stop:
+            pass
+        return best, False
 
-    def expand(self, entry: Level, idx: int, out: list[Candidate]) -> tuple[bool, Step]:
+    def polish_widths(self) -> tuple[int, ...]:
+        return POLISH.get(self.p.suits, ())
+
+    def expand(
+        self, entry: Level, idx: int, out: list[Candidate], seen: set[int]
+    ) -> tuple[bool, Step]:
         """Append ``entry``'s children (it is ``idx`` in its level) to ``out`` as candidates,
-        without building their positions; ``(True, step)`` as soon as a step wins."""
-        node, _, _, infos, sums = entry
+        without building their positions, skipping (and adding to ``seen``) the keys already
+        met; ``(True, step)`` as soon as a step wins."""
+        node, _, _, infos, sums, pkey = entry
         cols, down, _, runs = node
         goal = self.p.runs_to_win
         info = self.column_info
@@ -601,7 +643,9 @@ class BeamSolver(Search):
                 if child[3] >= goal:
                     return True, None
                 e = self.level_entry(child, idx, None)
-                out.append((self._rank(*e.sums), len(out), idx, None, e))
+                if e.key not in seen:
+                    seen.add(e.key)
+                    out.append((self._rank(*e.sums), len(out), idx, None, e))
                 continue
             s, t, k = step
             src = cols[s]
@@ -621,6 +665,10 @@ class BeamSolver(Search):
             nt = info(new_t, dt)
             os_ = infos[s]
             ot = infos[t]
+            key = (pkey + _PLACE[s] * (ns[4] - os_[4]) + _PLACE[t] * (nt[4] - ot[4])) & _MASK
+            if key in seen:
+                continue
+            seen.add(key)
             d2 = dis - os_[0] - ot[0] + ns[0] + nt[0]
             r2 = ready - os_[1] - ot[1] + ns[1] + nt[1] + 13 * removed
             e2 = empties + (not new_s) + (not new_t) - (not cols[t])
@@ -631,15 +679,8 @@ class BeamSolver(Search):
             nz_t = t2 | t2 >> 1 | t2 >> 2 | t2 >> 3
             d3 = d2 - (nz_b & nz_t & _NIBBLES).bit_count() - e2
             rank = (d3 if d3 > 0 else 0) * 256 - r2 - e2
-            out.append(
-                (
-                    rank,
-                    len(out),
-                    idx,
-                    step,
-                    (new_s, ds, new_t, dt, removed, (d2, r2, e2, b2, t2), ns, nt),
-                )
-            )
+            change = (new_s, ds, new_t, dt, removed, (d2, r2, e2, b2, t2), ns, nt, key)
+            out.append((rank, len(out), idx, step, change))
         return False, None
 
     def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
@@ -650,16 +691,20 @@ class BeamSolver(Search):
         level = [self.level_entry(p.start, -1, None)]
         # The way back from each level: (parent index, step) of each position kept.
         levels: list[list[tuple[int, Step]]] = []
-        seen = {p.start}
+        # The keys of every position met, kept or not (a position the beam passed over once is
+        # not taken up again later, which keeps the beam moving on).
+        seen = {level[0].key}
         buckets = len(p.chunks) + 1
         while level and (cap is None or len(levels) < cap):
             levels.append([(e.parent, e.step) for e in level])
             if len(self._info) > 500_000:  # bound the memo's memory
                 self._info.clear()
+            if len(seen) > SEEN_LIMIT:  # and the keys' (about 60 bytes each)
+                seen = {e.key for e in level}
             children: list[Candidate] = []
             for idx, entry in enumerate(level):
                 tick()
-                won, step = expand(entry, idx, children)
+                won, step = expand(entry, idx, children, seen)
                 if won:
                     return self._line(levels, idx, step)
             children.sort()
@@ -669,44 +714,39 @@ class BeamSolver(Search):
             for _, _, idx, step, change in children:
                 if step is None:
                     assert isinstance(change, Level)
-                    child = change.node
-                    if counts[child[2]] >= width or child in seen:
-                        continue
-                    seen.add(child)
-                    counts[child[2]] += 1
-                    level.append(change)
+                    dealt = change.node.dealt
+                    if counts[dealt] < width:
+                        counts[dealt] += 1
+                        level.append(change)
                     continue
                 assert not isinstance(change, Level)
                 parent = parents[idx]
                 node = parent.node
-                dealt = node[2]
+                dealt = node.dealt
                 if counts[dealt] >= width:
                     continue
+                counts[dealt] += 1
                 s, t, _ = step
-                new_s, ds, new_t, dt, removed, sums, ns, nt = change
-                lst = list(node[0])
+                new_s, ds, new_t, dt, removed, sums, ns, nt, key = change
+                lst = list(node.cols)
                 lst[s] = new_s
                 lst[t] = new_t
-                down = node[1]
+                down = node.down
                 if ds != down[s] or dt != down[t]:
                     dn = list(down)
                     dn[s] = ds
                     dn[t] = dt
                     down = tuple(dn)
                 child = Position(tuple(lst), down, dealt, node.runs + removed)
-                if child in seen:
-                    continue
-                seen.add(child)
-                counts[dealt] += 1
                 infos = list(parent.infos)
                 infos[s] = ns
                 infos[t] = nt
-                level.append(Level(child, idx, step, infos, sums))
+                level.append(Level(child, idx, step, infos, sums, key))
             if level:
                 best = level[0].node
-                pr.best_runs = max(pr.best_runs, best[3])
-                pr.best_down = min(pr.best_down, sum(best[1]))
-                pr.best_deals = max(pr.best_deals, best[2])
+                pr.best_runs = max(pr.best_runs, best.runs)
+                pr.best_down = min(pr.best_down, sum(best.down))
+                pr.best_deals = max(pr.best_deals, best.dealt)
         return None
 
     @staticmethod

@@ -24,6 +24,9 @@ from spidercli.solver import (
     Position,
     Problem,
     Solver,
+    Step,
+    _Budget,
+    _Stop,
     problem_from_game,
     shorten,
 )
@@ -86,6 +89,41 @@ def test_a_budget_gives_up_without_claiming_a_proof() -> None:
     assert outcome.progress.phase == "gave up"
 
 
+class _PolishOnce(BeamSolver):
+    """A beam that polishes with one width of 12, or runs out of budget when it polishes."""
+
+    stop_polishing = False
+
+    def polish_widths(self) -> tuple[int, ...]:
+        return (12,)
+
+    def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
+        if self.stop_polishing and width == 12:
+            raise _Stop
+        return super()._beam(width, cap, budget)
+
+
+class _NoPolish(BeamSolver):
+    def polish_widths(self) -> tuple[int, ...]:
+        return ()
+
+
+def test_polishing_never_lengthens_and_keeps_the_line_when_the_budget_ends() -> None:
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    first = _NoPolish(problem).solve().steps
+    polished = _PolishOnce(problem).solve().steps
+    assert first is not None and polished is not None
+    assert len(polished) <= len(first)
+    cut_short = _PolishOnce(problem)
+    cut_short.stop_polishing = True
+    outcome = cut_short.solve()
+    assert outcome.steps == first and outcome.progress.phase != "gave up"
+    for steps in (first, polished):
+        game = Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC)
+        actions_for(game, steps)
+        assert game.result == "won"
+
+
 def test_a_won_position_needs_no_steps() -> None:
     log = load_log(FIXTURES / "spiderette-1suit-win.yaml")
     game = replay(log).game
@@ -131,28 +169,38 @@ def test_generator_matches_the_engine(prefix: str, seed: int, choices: list[int]
 
 def assert_children_match(beam: BeamSolver, node: Position) -> None:
     """The beam's candidates (computed from the two columns a move changes) agree with the
-    positions the moves reach and with their rank computed whole."""
+    positions the moves reach, with their rank and key computed whole, and no key repeats."""
     entry = beam.level_entry(node, -1, None)
     out: list[Candidate] = []
-    won, _ = beam.expand(entry, 0, out)
+    seen = {entry.key}
+    won, _ = beam.expand(entry, 0, out, seen)
     if won:
         return
-    steps = beam.moves(node)
-    assert [c[3] for c in out] == steps
+    children: dict[Position, Step] = {}
+    for step in beam.moves(node):
+        child = beam.after_deal(node) if step is None else beam.after_move(node, *step)
+        children.setdefault(child, step)  # the first step to reach each new position
+    assert [c[3] for c in out] == list(children.values())
+    assert len(seen) == len(out) + 1
     for rank, _, _, step, change in out:
         if step is None:
             child = beam.after_deal(node)
             assert isinstance(change, Level) and change.node == child
-            sums = change.sums
+            sums, key = change.sums, change.key
         else:
             assert not isinstance(change, Level)
             child = beam.after_move(node, *step)
             s, t, _ = step
-            new_s, ds, new_t, dt, removed, sums, _, _ = change
-            assert (new_s, ds, new_t, dt) == (child[0][s], child[1][s], child[0][t], child[1][t])
+            new_s, ds, new_t, dt, removed, sums, _, _, key = change
+            assert (new_s, ds, new_t, dt) == (
+                child.cols[s],
+                child.down[s],
+                child.cols[t],
+                child.down[t],
+            )
             assert removed == child[3] - node[3]
         whole = beam.level_entry(child, -1, None)
-        assert sums == whole.sums
+        assert (sums, key) == (whole.sums, whole.key)
         assert rank == beam.rank(child)
 
 
