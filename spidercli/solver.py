@@ -451,8 +451,10 @@ _MASK = (1 << 64) - 1
 # suit brings the median line below KPat's at about twice its time; for 2 and 4 suits the widths
 # that would do the same (120 and more) take 4-8 times KPat's time, so these are a compromise.
 POLISH: dict[int, tuple[int, ...]] = {1: (100,), 2: (80,), 4: (60,)}
-# A beam forgets the positions it has met (all but the current level's) past this many.
+# A beam forgets the positions it has met (all but the current level's) past this many, and
+# empties its column memo past this many entries.
 SEEN_LIMIT = 3_000_000
+MEMO_LIMIT = 500_000
 # Odd 64-bit factors for the key of a position (one per column place, the last for the deals).
 _PLACE = tuple(
     int.from_bytes(blake2b(b"place %d" % i, digest_size=8).digest(), "little") | 1
@@ -697,7 +699,7 @@ class BeamSolver(Search):
         buckets = len(p.chunks) + 1
         while level and (cap is None or len(levels) < cap):
             levels.append([(e.parent, e.step) for e in level])
-            if len(self._info) > 500_000:  # bound the memo's memory
+            if len(self._info) > MEMO_LIMIT:  # bound the memo's memory
                 self._info.clear()
             if len(seen) > SEEN_LIMIT:  # and the keys' (about 60 bytes each)
                 seen = {e.key for e in level}

@@ -124,6 +124,23 @@ def test_polishing_never_lengthens_and_keeps_the_line_when_the_budget_ends() -> 
         assert game.result == "won"
 
 
+def test_a_beam_with_its_memory_bounds_reached_still_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    import spidercli.solver
+
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    free = _NoPolish(problem)
+    assert free.solve().steps is not None
+    monkeypatch.setattr(spidercli.solver, "SEEN_LIMIT", 500)
+    monkeypatch.setattr(spidercli.solver, "MEMO_LIMIT", 300)
+    bounded = _NoPolish(problem)
+    steps = bounded.solve().steps
+    assert steps is not None
+    assert len(bounded._info) < len(free._info)  # the memo was emptied on the way
+    game = Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC)
+    actions_for(game, steps)
+    assert game.result == "won"
+
+
 def test_a_won_position_needs_no_steps() -> None:
     log = load_log(FIXTURES / "spiderette-1suit-win.yaml")
     game = replay(log).game
