@@ -121,9 +121,10 @@ class Problem:
 
 
 def default_weights(problem: Problem) -> Weights:
-    """The weights for this deal. Counting each move (``length``) gives shorter lines with one or
-    two suits (2 suits: median 153 moves instead of 176, no slower) but costs 4-suit deals half
-    their wins within the budget, so it is used only with up to two suits."""
+    """The best-first search's weights for this deal (that search now runs only after every beam
+    failed, over every legal move, for a proof). Counting each move (``length``) gave it shorter
+    lines with one or two suits when it was the main search, but cost 4-suit deals half their wins
+    within the budget, so it is used only with up to two suits."""
     return Weights(length=3.0) if problem.suits <= 2 else Weights()
 
 

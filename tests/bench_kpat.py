@@ -125,6 +125,10 @@ def main() -> None:
     args = parser.parse_args()
     binary = os.environ.get("KPAT_BIN")
     theirs = recorded()
+    for suits in args.suits:
+        for deal in range(args.deals[0], args.deals[1] + 1):
+            if (suits, deal) not in theirs:
+                parser.error(f"no recorded KPat result for {suits} suits, deal {deal}")
     rows = []
     all_met = True
     for suits in args.suits:
