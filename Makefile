@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench bench-solver snapshots i18n clean
+.PHONY: demo test lint bench bench-solver bench-kpat snapshots i18n clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' || \
@@ -46,6 +46,11 @@ bench: $(DEV_STAMP)
 # Solve 50 fixed deals per suit count (1, 2, 4) with a 60 s budget each, two at a time.
 bench-solver: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench_solver --jobs 2
+
+# Solve KPat's deals 1-20 (1, 2, 4 suits) one at a time, 60 s budget each, side by side with KPat's
+# recorded figures; with KPAT_BIN set (a KPat 23.04.3 binary), KPat also solves them in the same run.
+bench-kpat: $(DEV_STAMP)
+	$(BIN)/python -m tests.bench_kpat
 
 # Refresh the syrupy snapshots after an intended change of output; review the diff.
 snapshots: $(DEV_STAMP)

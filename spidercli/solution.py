@@ -17,11 +17,11 @@ from spidercli.codes import Setup
 from spidercli.engine import Game
 from spidercli.rules import Ruleset
 from spidercli.solver import (
+    BeamSolver,
     Outcome,
     Problem,
     Progress,
     Solver,
-    StagedSolver,
     Step,
     problem_from_game,
     shorten,
@@ -80,10 +80,11 @@ def search(
     max_states: int | None = None,
     report: Callable[[Progress], None] | None = None,
 ) -> Outcome:
-    """Search for a win from ``problem``'s position: deal by deal first, then (when that fails
-    without running out of budget) over every legal move, which can prove a deal unwinnable."""
+    """Search for a win from ``problem``'s position: beams of growing width first, then (when
+    they fail without running out of budget) over every legal move, which can prove a deal
+    unwinnable."""
     deadline = None if timeout is None else time.monotonic() + timeout
-    outcome = StagedSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
+    outcome = BeamSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
     if outcome.steps is not None or outcome.progress.phase == "gave up":
         return outcome
     spent = outcome.progress.states
@@ -109,7 +110,7 @@ def solve_setup(
     solver = Solver(problem)
     steps = outcome.steps
     while True:  # cut detours until none is left
-        shorter = shorten(solver, steps)
+        shorter = shorten(solver, steps, reach=1)
         if len(shorter) >= len(steps):
             break
         steps = shorter
@@ -185,9 +186,9 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
     solver = Solver(problem)
     node = problem.start
     best: tuple[int, tuple[int, int, int]] | None = None
-    for step in solver._moves(node, False):
+    for step in solver.moves(node, False):
         if step is not None:
-            score = solver.cost(solver._after_move(node, *step))
+            score = solver.cost(solver.after_move(node, *step))
             if best is None or score < best[0]:
                 best = (score, step)
     if best is None or best[0] >= solver.cost(node):

@@ -7,21 +7,22 @@ it.
 
 Positions are small immutable values: each column is a ``bytes`` of cards bottom to top (its hash
 is cached, slicing and joining are cheap, unchanged columns are shared between positions), with a
-tuple of face-down counts, the deals done and the runs removed. A position's cost (lower is
-better) is the sum of its columns' costs, memoised since the same column recurs across many
-positions, plus the stock's, minus bonuses for empty columns and removed runs.
+tuple of face-down counts, the deals done and the runs removed.
 
-``StagedSolver`` (the one ``spidercli solve`` uses) searches deal by deal: between two deals a
-best-first search maps the positions the moves reach, up to a budget; the best few from which a
-deal is legal are dealt from in turn, depth first, backtracking when a branch fails; budgets and
-widths grow on each new pass. ``Solver`` is one best-first search over everything; with every
-legal move (``complete``) and no budget, its exhaustion proves that no win exists.
+``BeamSolver`` (the one ``spidercli solve`` uses) is a beam search, one move a level: it expands
+every position of a level and keeps the best few children for each number of deals done, so the
+first win it meets is about as short as the beam can see. Its rank of a position (disorder, then
+cards ready to move) is a sum over columns, memoised per column, and a move's child is ranked from
+the two columns it changes before its position is even built. Narrow beams first; when one fails
+(or wanders past its level cap), a wider one. ``shorten`` then cuts one-action detours out.
 
-Moves that cannot improve anything are pruned (``_moves``): a group leaves its parent only to
-reveal a card, empty its column, land on a better parent (same suit where it sat on another suit,
-one rank higher where it sat on a break) or lengthen a one-suit run; it goes to an empty column
-only whole, to the leftmost empty column, and never as a whole column (splits are allowed to fill
-columns before a deal). ``shorten`` then cuts detours out of the line found.
+``Solver`` is one best-first search over everything, by a cost (lower is better) summed over
+columns; with every legal move (``complete``) and no budget, its exhaustion proves that no win
+exists. Its pruned moves (``moves``) leave out moves that cannot improve anything: a group
+leaves its parent only to reveal a card, empty its column, land on a better parent (same suit
+where it sat on another suit, one rank higher where it sat on a break) or lengthen a one-suit run;
+it goes to an empty column only whole, to the leftmost empty column, and never as a whole column
+(splits are allowed to fill columns before a deal).
 """
 
 from __future__ import annotations
@@ -30,13 +31,22 @@ import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from hashlib import blake2b
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from spidercli.engine import Game
 
-# A position: columns, face-down counts, deals done, runs removed.
-Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int]
+
+class Position(NamedTuple):
+    """A position of the search (classic play: every column's last card face-up)."""
+
+    cols: tuple[bytes, ...]  # each column's cards, bottom to top (suit << 4 | rank)
+    down: tuple[int, ...]  # each column's face-down count
+    dealt: int  # deals done
+    runs: int  # runs removed
+
+
 # A step: (source, target, count), 0-based, or None for a deal.
 Step = tuple[int, int, int] | None
 
@@ -101,7 +111,7 @@ class Problem:
         runs: int,
         runs_to_win: int,
     ) -> None:
-        self.start: Node = (tuple(columns), tuple(down), 0, runs)
+        self.start = Position(tuple(columns), tuple(down), 0, runs)
         self.chunks = tuple(deal_chunks)
         self.permissive = permissive
         self.runs_to_win = runs_to_win
@@ -111,9 +121,10 @@ class Problem:
 
 
 def default_weights(problem: Problem) -> Weights:
-    """The weights for this deal. Counting each move (``length``) gives shorter lines with one or
-    two suits (2 suits: median 153 moves instead of 176, no slower) but costs 4-suit deals half
-    their wins within the budget, so it is used only with up to two suits."""
+    """The best-first search's weights for this deal (that search now runs only after every beam
+    failed, over every legal move, for a proof). Counting each move (``length``) gave it shorter
+    lines with one or two suits when it was the main search, but cost 4-suit deals half their wins
+    within the budget, so it is used only with up to two suits."""
     return Weights(length=3.0) if problem.suits <= 2 else Weights()
 
 
@@ -181,15 +192,84 @@ class _Budget:
                 self.report(pr)
 
 
-class Solver:
-    def __init__(self, problem: Problem, weights: Weights | None = None) -> None:
+class Search:
+    """What both searches share: the problem, the effects of a move and of a deal on a position,
+    and ``solve``, which runs the search (``_run``) within a budget."""
+
+    def __init__(self, problem: Problem) -> None:
         self.p = problem
+
+    # ------------------------------------------------------------------ effects
+
+    def after_move(self, node: Position, s: int, t: int, k: int) -> Position:
+        cols, down, dealt, runs = node
+        src = cols[s]
+        n = len(src)
+        group = src[n - k :]
+        new_src = src[: n - k]
+        dst = cols[t] + group
+        lst = list(cols)
+        lst[s] = new_src
+        if (dst[-1] & 15) != 1 and (not new_src or down[s] < len(new_src)):
+            lst[t] = dst  # nothing turned, no run removed: the face-down counts stay
+            return Position(tuple(lst), down, dealt, runs)
+        dn = list(down)
+        if new_src and dn[s] >= len(new_src):
+            dn[s] = len(new_src) - 1
+        if (dst[-1] & 15) == 1:
+            dst, dn[t], removed = _take_run(dst, dn[t])
+            runs += removed
+        lst[t] = dst
+        return Position(tuple(lst), tuple(dn), dealt, runs)
+
+    def after_deal(self, node: Position) -> Position:
+        cols, down, dealt, runs = node
+        chunk = self.p.chunks[dealt]
+        lst = list(cols)
+        dn = list(down)
+        for i, card in enumerate(chunk):
+            col = lst[i] + bytes((card,))
+            if card & 15 == 1:
+                col, dn[i], removed = _take_run(col, dn[i])
+                runs += removed
+            lst[i] = col
+        return Position(tuple(lst), tuple(dn), dealt + 1, runs)
+
+    # ------------------------------------------------------------------ search
+
+    def solve(
+        self,
+        *,
+        max_states: int | None = None,
+        deadline: float | None = None,
+        report: Callable[[Progress], None] | None = None,
+        report_every: float = 0.25,
+    ) -> Outcome:
+        budget = _Budget(deadline, max_states, report, report_every)
+        try:
+            steps, exhaustive = self._run(budget)
+        except _Stop:
+            steps, exhaustive = None, False
+            budget.progress.phase = "gave up"
+        budget.progress.seconds = time.monotonic() - budget.start
+        return Outcome(steps, exhaustive, budget.progress)
+
+    def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
+        """The search: its line (None when none found), and whether its failure is a proof."""
+        raise NotImplementedError
+
+
+class Solver(Search):
+    """A best-first search by ``cost``; over every legal move, its exhaustion is a proof."""
+
+    def __init__(self, problem: Problem, weights: Weights | None = None) -> None:
+        super().__init__(problem)
         self.w = weights or default_weights(problem)
         self._col_cost: dict[tuple[bytes, int], int] = {}
 
     # ------------------------------------------------------------------ evaluation
 
-    def cost(self, node: Node) -> int:
+    def cost(self, node: Position) -> int:
         cols, down, dealt, runs = node
         w = self.w
         memo = self._col_cost
@@ -211,42 +291,9 @@ class Solver:
             total += w.stock * len(chunks[i])
         return total
 
-    # ------------------------------------------------------------------ effects
-
-    def _after_move(self, node: Node, s: int, t: int, k: int) -> Node:
-        cols, down, dealt, runs = node
-        src = cols[s]
-        n = len(src)
-        group = src[n - k :]
-        new_src = src[: n - k]
-        dst = cols[t] + group
-        lst = list(cols)
-        dn = list(down)
-        lst[s] = new_src
-        if new_src and dn[s] >= len(new_src):
-            dn[s] = len(new_src) - 1
-        if (dst[-1] & 15) == 1:
-            dst, dn[t], removed = _take_run(dst, dn[t])
-            runs += removed
-        lst[t] = dst
-        return (tuple(lst), tuple(dn), dealt, runs)
-
-    def _after_deal(self, node: Node) -> Node:
-        cols, down, dealt, runs = node
-        chunk = self.p.chunks[dealt]
-        lst = list(cols)
-        dn = list(down)
-        for i, card in enumerate(chunk):
-            col = lst[i] + bytes((card,))
-            if card & 15 == 1:
-                col, dn[i], removed = _take_run(col, dn[i])
-                runs += removed
-            lst[i] = col
-        return (tuple(lst), tuple(dn), dealt + 1, runs)
-
     # ------------------------------------------------------------------ move generation
 
-    def _moves(self, node: Node, complete: bool) -> list[Step]:
+    def moves(self, node: Position, complete: bool = False) -> list[Step]:
         """The moves worth trying (every legal one when ``complete``), and the deal if legal."""
         cols, down, dealt, _ = node
         ncols = self.p.ncols
@@ -328,23 +375,6 @@ class Solver:
 
     # ------------------------------------------------------------------ search
 
-    def solve(
-        self,
-        *,
-        max_states: int | None = None,
-        deadline: float | None = None,
-        report: Callable[[Progress], None] | None = None,
-        report_every: float = 0.25,
-    ) -> Outcome:
-        budget = _Budget(deadline, max_states, report, report_every)
-        try:
-            steps, exhaustive = self._run(budget)
-        except _Stop:
-            steps, exhaustive = None, False
-            budget.progress.phase = "gave up"
-        budget.progress.seconds = time.monotonic() - budget.start
-        return Outcome(steps, exhaustive, budget.progress)
-
     def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
         """The pruned search, then every legal move: its exhaustion proves there is no win."""
         for complete in (False, True):
@@ -359,13 +389,13 @@ class Solver:
         goal = p.runs_to_win
         length = self.w.length
         cost = self.cost
-        after_move = self._after_move
-        after_deal = self._after_deal
-        moves = self._moves
+        after_move = self.after_move
+        after_deal = self.after_deal
+        moves = self.moves
         root = p.start
         if root[3] >= goal:
             return []
-        nodes: list[Node] = [root]
+        nodes: list[Position] = [root]
         parent: list[int] = [-1]
         step_of: list[Step] = [None]
         depth: list[int] = [0]
@@ -409,13 +439,336 @@ class Solver:
         return None
 
 
+# A column's part of the beam's rank: (disorder, cards ready on top, its bottom card's rank one
+# up as a 4-bit counter, its top card's rank as a 4-bit counter; see ``BeamSolver.rank``), and a
+# 64-bit digest of its cards and face-down count for the position's key.
+ColumnInfo = tuple[int, int, int, int, int]
+_NO_COLUMN: ColumnInfo = (0, 0, 0, 0, 0)
+_KING_SEAT = 1 << 56  # a King at the bottom counts as seated: a top of "rank 14" always there
+_NIBBLES = sum(1 << (4 * r) for r in range(16))
+_MASK = (1 << 64) - 1
+# Polishing passes (beam widths) by suit count, run after the first win. Wider polishing gives
+# shorter lines at a cost in time; on KPat deals 101-120 (not the benchmark's 1-20), 100 for one
+# suit brings the median line below KPat's at about twice its time; for 2 and 4 suits the widths
+# that would do the same (120 and more) take 4-8 times KPat's time, so these are a compromise.
+POLISH: dict[int, tuple[int, ...]] = {1: (100,), 2: (80,), 4: (60,)}
+# A beam forgets the positions it has met (all but the current level's) past this many, and
+# empties its column memo past this many entries.
+SEEN_LIMIT = 3_000_000
+MEMO_LIMIT = 500_000
+# Odd 64-bit factors for the key of a position (one per column place, the last for the deals).
+_PLACE = tuple(
+    int.from_bytes(blake2b(b"place %d" % i, digest_size=8).digest(), "little") | 1
+    for i in range(11)
+)
+
+
+class Level(NamedTuple):
+    """A position kept in a beam level, with what its children's ranks are computed from."""
+
+    node: Position
+    parent: int  # its parent's index in the level before (-1 for the root)
+    step: Step  # the step from the parent
+    infos: list[ColumnInfo]  # each column's part of the rank
+    sums: tuple[int, int, int, int, int]  # disorder, ready, empties, bottom and top counters
+    key: int  # the position's 64-bit key (see ``BeamSolver.level_entry``)
+
+
+Sums = tuple[int, int, int, int, int]  # disorder, ready, empties, bottoms, tops (see Level)
+# A move's effect on the two columns it changes, before its position is built: the source column
+# and its face-down count, the target's, the runs removed, the new sums and the two columns' infos.
+Change = tuple[bytes, int, bytes, int, int, Sums, ColumnInfo, ColumnInfo, int]
+# A child met in a beam level: (rank, order met, parent index, step, its change or, for a deal,
+# its whole level entry). Sorting compares rank, then order (unique), nothing further.
+Candidate = tuple[int, int, int, Step, "Change | Level"]
+
+
+class BeamSolver(Search):
+    """A beam search, one move a level: every position of a level is expanded, and the best
+    ``width`` children for each number of deals done make the next level, so the first win met
+    is about as short as the beam can see. Positions are ranked by disorder (face-down cards and
+    one-suit runs of face-up cards, less one for each rank of bottom card that is a King or fits
+    on some column's top card, less the empty columns), then by the cards ready to move (one-suit
+    runs on top, cards sent off, empty columns). A level cap stops a beam that wanders; the
+    schedule then tries a wider one."""
+
+    # Passes: beam width per number of deals done, and the most moves a line may take (None:
+    # no cap). Narrow beams are fast and win most deals; wider ones find the rest.
+    SCHEDULE: tuple[tuple[int, int | None], ...] = ((40, 250), (150, 300), (600, None))
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem)
+        self._info: dict[tuple[bytes, int], ColumnInfo] = {}
+
+    def column_info(self, col: bytes, d: int) -> ColumnInfo:
+        """A column's part of the rank (memoised): its disorder (face-down cards, plus one for
+        each one-suit run of face-up cards), the length of its one-suit run on top, and its
+        bottom and top cards' ranks as counters."""
+        if not col:
+            return _NO_COLUMN
+        key = (col, d)
+        info = self._info.get(key)
+        if info is None:
+            n = len(col)
+            disorder = d + 1
+            for i in range(d, n - 1):
+                if col[i + 1] != col[i] - 1:
+                    disorder += 1
+            j = n - 1
+            while j > d and col[j - 1] == col[j] + 1:
+                j -= 1
+            digest = int.from_bytes(blake2b(col + bytes((d,)), digest_size=8).digest(), "little")
+            info = (disorder, n - j, 1 << 4 * ((col[0] & 15) + 1), 1 << 4 * (col[-1] & 15), digest)
+            self._info[key] = info
+        return info
+
+    def level_entry(self, node: Position, parent: int, step: Step) -> Level:
+        """A position's level entry, its rank's parts computed whole."""
+        infos = [self.column_info(c, d) for c, d in zip(node[0], node[1], strict=True)]
+        sums = (
+            sum(i[0] for i in infos),
+            sum(i[1] for i in infos) + 13 * node[3],
+            sum(1 for c in node[0] if not c),
+            sum(i[2] for i in infos),
+            sum(i[3] for i in infos) + _KING_SEAT,
+        )
+        # A sum of the columns' digests, each times its place's odd factor, and the deals done:
+        # a move changes two terms. Equal keys for different positions are left to chance
+        # (2**-64 a pair), never to the process: the digests are fixed (blake2b), not hash().
+        key = node.dealt * _PLACE[-1]
+        for i, info in enumerate(infos):
+            key += _PLACE[i] * info[4]
+        return Level(node, parent, step, infos, sums, key & _MASK)
+
+    @staticmethod
+    def _rank(disorder: int, ready: int, empties: int, bottoms: int, tops: int) -> int:
+        # The ranks (4-bit counters) that have both a bottom card one below and a top card.
+        nz_b = bottoms | bottoms >> 1 | bottoms >> 2 | bottoms >> 3
+        nz_t = tops | tops >> 1 | tops >> 2 | tops >> 3
+        disorder -= (nz_b & nz_t & _NIBBLES).bit_count()
+        disorder = max(0, disorder - empties)
+        return disorder * 256 - ready - empties
+
+    def rank(self, node: Position) -> int:
+        """The beam's order of a position (lower is better)."""
+        return self._rank(*self.level_entry(node, -1, None).sums)
+
+    def moves(self, node: Position) -> list[Step]:
+        """The moves the beam tries: any part of a column's top run (any descending sequence
+        under the permissive rule) onto a card one rank higher, except that a run is split only
+        to lengthen a same-suit run; to the leftmost empty column any part but a whole column,
+        and once the stock is out, never a split run; the deal when legal."""
+        cols, down, dealt, _ = node
+        ncols = self.p.ncols
+        permissive = self.p.permissive
+        stock_left = dealt < len(self.p.chunks)
+        first_empty = -1
+        trail = [0] * ncols
+        by_rank: list[list[int]] = [[] for _ in range(15)]  # columns by their top card's rank
+        for t in range(ncols):
+            col = cols[t]
+            n = len(col)
+            if n:
+                j = n - 1
+                lo = down[t]
+                while j > lo and col[j - 1] == col[j] + 1:
+                    j -= 1
+                trail[t] = n - j
+                by_rank[col[-1] & 15].append(t)
+            elif first_empty < 0:
+                first_empty = t
+        out: list[Step] = []
+        for s in range(ncols):
+            col = cols[s]
+            n = len(col)
+            if not n:
+                continue
+            d = down[s]
+            same = trail[s]
+            m = same
+            if permissive:
+                i = n - m
+                while m < n - d and (col[i - 1] & 15) == (col[i] & 15) + 1:
+                    m += 1
+                    i -= 1
+            for k in range(1, m + 1):
+                first = col[n - k]
+                split = k < n - d and col[n - k - 1] == first + 1
+                for t in by_rank[(first & 15) + 1]:
+                    if t != s and (not split or (cols[t][-1] == first + 1 and trail[t] + k > same)):
+                        out.append((s, t, k))
+                if first_empty >= 0 and k < n and (stock_left or not split):
+                    out.append((s, first_empty, k))
+        if stock_left and first_empty < 0:
+            out.append(None)
+        return out
+
+    def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
+        """Each pass of the schedule in turn until one wins, then the polishing passes, each
+        capped one move below the best line so far (a beam of another width often sees a
+        shorter line); a beam never proves anything. A budget that runs out while polishing
+        keeps the line already found."""
+        if self.p.start.runs >= self.p.runs_to_win:
+            return [], False
+        best = None
+        for width, cap in self.SCHEDULE:
+            best = self._beam(width, cap, budget)
+            if best is not None:
+                break
+        else:
+            return None, False
+        try:
+            for width in self.polish_widths():
+                shorter = self._beam(width, len(best) - 1, budget)
+                if shorter is not None:
+                    best = shorter
+        except _Stop:
+            pass
+        return best, False
+
+    def polish_widths(self) -> tuple[int, ...]:
+        return POLISH.get(self.p.suits, ())
+
+    def expand(
+        self, entry: Level, idx: int, out: list[Candidate], seen: set[int]
+    ) -> tuple[bool, Step]:
+        """Append ``entry``'s children (it is ``idx`` in its level) to ``out`` as candidates,
+        without building their positions, skipping (and adding to ``seen``) the keys already
+        met; ``(True, step)`` as soon as a step wins."""
+        node, _, _, infos, sums, pkey = entry
+        cols, down, _, runs = node
+        goal = self.p.runs_to_win
+        info = self.column_info
+        dis, ready, empties, bottoms, tops = sums
+        for step in self.moves(node):
+            if step is None:
+                child = self.after_deal(node)
+                if child[3] >= goal:
+                    return True, None
+                e = self.level_entry(child, idx, None)
+                if e.key not in seen:
+                    seen.add(e.key)
+                    out.append((self._rank(*e.sums), len(out), idx, None, e))
+                continue
+            s, t, k = step
+            src = cols[s]
+            n = len(src) - k
+            new_s = src[:n]
+            ds = down[s]
+            if n and ds >= n:
+                ds = n - 1
+            new_t = cols[t] + src[n:]
+            dt = down[t]
+            removed = 0
+            if (new_t[-1] & 15) == 1:
+                new_t, dt, removed = _take_run(new_t, dt)
+                if runs + removed >= goal:
+                    return True, step
+            ns = info(new_s, ds)
+            nt = info(new_t, dt)
+            os_ = infos[s]
+            ot = infos[t]
+            key = (pkey + _PLACE[s] * (ns[4] - os_[4]) + _PLACE[t] * (nt[4] - ot[4])) & _MASK
+            if key in seen:
+                continue
+            seen.add(key)
+            d2 = dis - os_[0] - ot[0] + ns[0] + nt[0]
+            r2 = ready - os_[1] - ot[1] + ns[1] + nt[1] + 13 * removed
+            e2 = empties + (not new_s) + (not new_t) - (not cols[t])
+            b2 = bottoms - os_[2] - ot[2] + ns[2] + nt[2]
+            t2 = tops - os_[3] - ot[3] + ns[3] + nt[3]
+            # The rank (see ``_rank``), inline: this is the search's innermost loop.
+            nz_b = b2 | b2 >> 1 | b2 >> 2 | b2 >> 3
+            nz_t = t2 | t2 >> 1 | t2 >> 2 | t2 >> 3
+            d3 = d2 - (nz_b & nz_t & _NIBBLES).bit_count() - e2
+            rank = (d3 if d3 > 0 else 0) * 256 - r2 - e2
+            change = (new_s, ds, new_t, dt, removed, (d2, r2, e2, b2, t2), ns, nt, key)
+            out.append((rank, len(out), idx, step, change))
+        return False, None
+
+    def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
+        p = self.p
+        expand = self.expand
+        tick = budget.tick
+        pr = budget.progress
+        level = [self.level_entry(p.start, -1, None)]
+        # The way back from each level: (parent index, step) of each position kept.
+        levels: list[list[tuple[int, Step]]] = []
+        # The keys of every position met, kept or not (a position the beam passed over once is
+        # not taken up again later, which keeps the beam moving on).
+        seen = {level[0].key}
+        buckets = len(p.chunks) + 1
+        while level and (cap is None or len(levels) < cap):
+            levels.append([(e.parent, e.step) for e in level])
+            if len(self._info) > MEMO_LIMIT:  # bound the memo's memory
+                self._info.clear()
+            if len(seen) > SEEN_LIMIT:  # and the keys' (about 60 bytes each)
+                seen = {e.key for e in level}
+            children: list[Candidate] = []
+            for idx, entry in enumerate(level):
+                tick()
+                won, step = expand(entry, idx, children, seen)
+                if won:
+                    return self._line(levels, idx, step)
+            children.sort()
+            counts = [0] * buckets
+            parents = level
+            level = []
+            for _, _, idx, step, change in children:
+                if step is None:
+                    assert isinstance(change, Level)
+                    dealt = change.node.dealt
+                    if counts[dealt] < width:
+                        counts[dealt] += 1
+                        level.append(change)
+                    continue
+                assert not isinstance(change, Level)
+                parent = parents[idx]
+                node = parent.node
+                dealt = node.dealt
+                if counts[dealt] >= width:
+                    continue
+                counts[dealt] += 1
+                s, t, _ = step
+                new_s, ds, new_t, dt, removed, sums, ns, nt, key = change
+                lst = list(node.cols)
+                lst[s] = new_s
+                lst[t] = new_t
+                down = node.down
+                if ds != down[s] or dt != down[t]:
+                    dn = list(down)
+                    dn[s] = ds
+                    dn[t] = dt
+                    down = tuple(dn)
+                child = Position(tuple(lst), down, dealt, node.runs + removed)
+                infos = list(parent.infos)
+                infos[s] = ns
+                infos[t] = nt
+                level.append(Level(child, idx, step, infos, sums, key))
+            if level:
+                best = level[0].node
+                pr.best_runs = max(pr.best_runs, best.runs)
+                pr.best_down = min(pr.best_down, sum(best.down))
+                pr.best_deals = max(pr.best_deals, best.dealt)
+        return None
+
+    @staticmethod
+    def _line(levels: list[list[tuple[int, Step]]], idx: int, last: Step) -> list[Step]:
+        steps = [last]
+        for level in reversed(levels[1:]):
+            idx, step = level[idx]
+            steps.append(step)
+        steps.reverse()
+        return steps
+
+
 def shorten(solver: Solver, steps: list[Step], reach: int = 2) -> list[Step]:
     """Cut detours out of a winning line: wherever a later position of the line can be reached
     from an earlier one in at most ``reach`` legal actions fewer than the line takes, splice."""
     nodes = [solver.p.start]
     for step in steps:
         nodes.append(
-            solver._after_deal(nodes[-1]) if step is None else solver._after_move(nodes[-1], *step)
+            solver.after_deal(nodes[-1]) if step is None else solver.after_move(nodes[-1], *step)
         )
     index = {(n[0], n[1], n[2]): i for i, n in enumerate(nodes)}  # the last visit of each
     out: list[Step] = []
@@ -423,15 +776,13 @@ def shorten(solver: Solver, steps: list[Step], reach: int = 2) -> list[Step]:
     end = len(nodes) - 1
     while i < end:
         best_j, best_line = i + 1, [steps[i]]
-        frontier: list[tuple[Node, list[Step]]] = [(nodes[i], [])]
+        frontier: list[tuple[Position, list[Step]]] = [(nodes[i], [])]
         for d in range(1, reach + 1):
             nxt = []
             for node, line in frontier:
-                for step in solver._moves(node, True):
+                for step in solver.moves(node, True):
                     child = (
-                        solver._after_deal(node)
-                        if step is None
-                        else solver._after_move(node, *step)
+                        solver.after_deal(node) if step is None else solver.after_move(node, *step)
                     )
                     j = index.get((child[0], child[1], child[2]))
                     if child[3] >= solver.p.runs_to_win:
@@ -469,111 +820,3 @@ def problem_from_game(game: Game) -> Problem:
         runs=game.runs,
         runs_to_win=game.game.runs_to_win,
     )
-
-
-class StagedSolver(Solver):
-    """Search deal by deal: between two deals a best-first search maps the positions the moves
-    reach (up to a budget), the best few from which a deal is legal are tried in turn, and the
-    search goes on after each deal (backtracking when a branch fails)."""
-
-    # Passes: positions a stage may expand, and how many deal-ready positions it hands on.
-    SCHEDULE: tuple[tuple[int, int], ...] = (
-        (3000, 2),
-        (10_000, 2),
-        (30_000, 3),
-        (100_000, 3),
-        (300_000, 4),
-        (1_000_000, 6),
-    )
-
-    def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
-        """Each pass of the schedule in turn; this search never proves anything."""
-        self.budget = budget
-        for stage_budget, width in self.SCHEDULE:
-            self.stage_budget = stage_budget
-            self.width = width
-            found = self._rec(self.p.start)
-            if found is not None:
-                return found, False
-        return None, False
-
-    def _rec(self, node: Node) -> list[Step] | None:
-        win, cands = self._level(node)
-        if win is not None:
-            return win
-        for path, cand in cands:
-            progress = self.budget.progress
-            if cand[2] + 1 > progress.best_deals:
-                progress.best_deals = cand[2] + 1
-            rest = self._rec(self._after_deal(cand))
-            if rest is not None:
-                return [*path, None, *rest]
-        return None
-
-    def _level(self, root: Node) -> tuple[list[Step] | None, list[tuple[list[Step], Node]]]:
-        goal = self.p.runs_to_win
-        if len(self._col_cost) > 500_000:  # bound the memo's memory
-            self._col_cost.clear()
-        if root[3] >= goal:
-            return [], []
-        cost = self.cost
-        after_move = self._after_move
-        moves = self._moves
-        can_deal = root[2] < len(self.p.chunks)
-        nodes: list[Node] = [root]
-        parent: list[int] = [-1]
-        step_of: list[Step] = [None]
-        depth: list[int] = [0]
-        seen = {(root[0], root[1]): 0}
-        heap: list[tuple[float, int, int]] = [(cost(root), 0, 0)]
-        best: list[tuple[float, int, int]] = []  # max-heap by cost (negated), the deal candidates
-        width = self.width
-        counter = 0
-        expanded = 0
-        limit = self.stage_budget
-        pr = self.budget.progress
-        tick = self.budget.tick
-        length = self.w.length
-        while heap and expanded < limit:
-            c, _, idx = heapq.heappop(heap)
-            node = nodes[idx]
-            tick()
-            expanded += 1
-            if can_deal and all(node[0]):
-                entry = (-c, -idx, idx)
-                if len(best) < width:
-                    heapq.heappush(best, entry)
-                elif entry > best[0]:
-                    heapq.heapreplace(best, entry)
-            g = depth[idx] + 1
-            for step in moves(node, False):
-                if step is None:
-                    continue
-                child = after_move(node, *step)
-                key = (child[0], child[1])
-                old = seen.get(key)
-                if old is not None:
-                    # Met again by a shorter line: keep the shorter (parents stay shallower
-                    # than their children, so the parent links never form a cycle).
-                    if g < depth[old]:
-                        parent[old] = idx
-                        step_of[old] = step
-                        depth[old] = g
-                    continue
-                cid = len(nodes)
-                seen[key] = cid
-                nodes.append(child)
-                parent.append(idx)
-                step_of.append(step)
-                depth.append(g)
-                if child[3] > pr.best_runs:
-                    pr.best_runs = child[3]
-                if child[3] >= goal:
-                    return _path(cid, parent, step_of), []
-                down_total = sum(child[1])
-                if down_total < pr.best_down:
-                    pr.best_down = down_total
-                counter -= 1
-                heapq.heappush(heap, (cost(child) + length * g, counter, cid))
-        ranked = sorted(best, reverse=True)
-        return None, [(_path(i, parent, step_of), nodes[i]) for _, _, i in ranked]

@@ -17,7 +17,19 @@ from spidercli.movelog import load_log, parse_log
 from spidercli.replay import replay
 from spidercli.rules import CLASSIC, DUEL, PAVOUK
 from spidercli.solution import actions_for, hint, search, solve_setup
-from spidercli.solver import Problem, Solver, StagedSolver, problem_from_game, shorten
+from spidercli.solver import (
+    BeamSolver,
+    Candidate,
+    Level,
+    Position,
+    Problem,
+    Solver,
+    Step,
+    _Budget,
+    _Stop,
+    problem_from_game,
+    shorten,
+)
 from tests.helpers import position
 from tests.test_cli import FIXTURES, run
 
@@ -64,7 +76,7 @@ def test_an_unwinnable_position_is_proven_so() -> None:
     # Five loose cards and two empty columns; one run is wanted and no suit is complete.
     cols = [b"\x01", b"\x12", bytes([0x03, 0x2D]), b"", b"", b"\x35", b"\x14"]
     problem = Problem(cols, [0, 0, 1, 0, 0, 0, 0], [], permissive=False, runs=0, runs_to_win=1)
-    assert StagedSolver(problem).solve().exhaustive is False  # the staged search proves nothing
+    assert BeamSolver(problem).solve().exhaustive is False  # a beam proves nothing
     outcome = Solver(problem).solve()
     assert outcome.steps is None and outcome.exhaustive
     assert outcome.progress.states > 1000  # it really went through the positions
@@ -77,11 +89,63 @@ def test_a_budget_gives_up_without_claiming_a_proof() -> None:
     assert outcome.progress.phase == "gave up"
 
 
+class _PolishOnce(BeamSolver):
+    """A beam that polishes with one width of 12, or runs out of budget when it polishes."""
+
+    stop_polishing = False
+
+    def polish_widths(self) -> tuple[int, ...]:
+        return (12,)
+
+    def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
+        if self.stop_polishing and width == 12:
+            raise _Stop
+        return super()._beam(width, cap, budget)
+
+
+class _NoPolish(BeamSolver):
+    def polish_widths(self) -> tuple[int, ...]:
+        return ()
+
+
+def test_polishing_never_lengthens_and_keeps_the_line_when_the_budget_ends() -> None:
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    first = _NoPolish(problem).solve().steps
+    polished = _PolishOnce(problem).solve().steps
+    assert first is not None and polished is not None
+    assert len(polished) <= len(first)
+    cut_short = _PolishOnce(problem)
+    cut_short.stop_polishing = True
+    outcome = cut_short.solve()
+    assert outcome.steps == first and outcome.progress.phase != "gave up"
+    for steps in (first, polished):
+        game = Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC)
+        actions_for(game, steps)
+        assert game.result == "won"
+
+
+def test_a_beam_with_its_memory_bounds_reached_still_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    import spidercli.solver
+
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    free = _NoPolish(problem)
+    assert free.solve().steps is not None
+    monkeypatch.setattr(spidercli.solver, "SEEN_LIMIT", 500)
+    monkeypatch.setattr(spidercli.solver, "MEMO_LIMIT", 300)
+    bounded = _NoPolish(problem)
+    steps = bounded.solve().steps
+    assert steps is not None
+    assert len(bounded._info) < len(free._info)  # the memo was emptied on the way
+    game = Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC)
+    actions_for(game, steps)
+    assert game.result == "won"
+
+
 def test_a_won_position_needs_no_steps() -> None:
     log = load_log(FIXTURES / "spiderette-1suit-win.yaml")
     game = replay(log).game
     assert game.result == "won"
-    assert StagedSolver(problem_from_game(game)).solve().steps == []
+    assert BeamSolver(problem_from_game(game)).solve().steps == []
 
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -100,15 +164,18 @@ def test_generator_matches_the_engine(prefix: str, seed: int, choices: list[int]
     for choice in choices:
         solver = Solver(problem_from_game(game))
         node = solver.p.start
-        complete = solver._moves(node, True)
+        complete = solver.moves(node, True)
         legal = set(game.legal_moves())
         assert {m for m in complete if m is not None} == legal
         assert (None in complete) == (game.check_deal() is None)
-        assert set(solver._moves(node, False)) <= set(complete)
+        assert set(solver.moves(node, False)) <= set(complete)
+        beam = BeamSolver(solver.p)
+        assert set(beam.moves(node)) <= set(complete)
+        assert_children_match(beam, node)
         if not complete:
             break
         step = complete[choice % len(complete)]
-        child = solver._after_deal(node) if step is None else solver._after_move(node, *step)
+        child = solver.after_deal(node) if step is None else solver.after_move(node, *step)
         if step is None:
             game.deal()
         else:
@@ -117,9 +184,46 @@ def test_generator_matches_the_engine(prefix: str, seed: int, choices: list[int]
         assert child[:2] == mirror[:2] and child[3] == mirror[3]
 
 
+def assert_children_match(beam: BeamSolver, node: Position) -> None:
+    """The beam's candidates (computed from the two columns a move changes) agree with the
+    positions the moves reach, with their rank and key computed whole, and no key repeats."""
+    entry = beam.level_entry(node, -1, None)
+    out: list[Candidate] = []
+    seen = {entry.key}
+    won, _ = beam.expand(entry, 0, out, seen)
+    if won:
+        return
+    children: dict[Position, Step] = {}
+    for step in beam.moves(node):
+        child = beam.after_deal(node) if step is None else beam.after_move(node, *step)
+        children.setdefault(child, step)  # the first step to reach each new position
+    assert [c[3] for c in out] == list(children.values())
+    assert len(seen) == len(out) + 1
+    for rank, _, _, step, change in out:
+        if step is None:
+            child = beam.after_deal(node)
+            assert isinstance(change, Level) and change.node == child
+            sums, key = change.sums, change.key
+        else:
+            assert not isinstance(change, Level)
+            child = beam.after_move(node, *step)
+            s, t, _ = step
+            new_s, ds, new_t, dt, removed, sums, _, _, key = change
+            assert (new_s, ds, new_t, dt) == (
+                child.cols[s],
+                child.down[s],
+                child.cols[t],
+                child.down[t],
+            )
+            assert removed == child[3] - node[3]
+        whole = beam.level_entry(child, -1, None)
+        assert (sums, key) == (whole.sums, whole.key)
+        assert rank == beam.rank(child)
+
+
 def test_shorten_cuts_a_detour() -> None:
     game = Game.from_code(parse_code("SP1-S1C-AAAAAAA"), CLASSIC)
-    solver = StagedSolver(problem_from_game(game))
+    solver = BeamSolver(problem_from_game(game))
     steps = solver.solve().steps
     assert steps is not None
     # A detour: some move and straight back, inserted before the line.
@@ -127,7 +231,7 @@ def test_shorten_cuts_a_detour() -> None:
     s, t, k = first
     detour = [first, (t, s, k)] if game.down[s] < len(game.cols[s]) - k else []
     longer = detour + steps
-    short = shorten(solver, longer)
+    short = shorten(Solver(solver.p), longer)
     assert len(short) <= len(steps)
     assert actions_for(Game.from_code(parse_code("SP1-S1C-AAAAAAA"), CLASSIC), short)
 
