@@ -131,7 +131,9 @@ def _fail(message: str, line: int | None, as_json: bool, status: int = 2) -> NoR
         from spidercli.messages import error_json
 
         print(json.dumps(error_json(utf8_safe(message), line)))
-    print(f"spidercli: error: {message}", file=sys.stderr)
+    from spidercli.messages import said  # the JSON above stays English; people read --lang's
+
+    print(f"spidercli: error: {said(message)}", file=sys.stderr)
     raise typer.Exit(status)
 
 
@@ -285,6 +287,7 @@ def duel(
     log_b: Annotated[str, typer.Argument(help="Player B's YAML move log.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON verdict.")] = False,
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
 ) -> None:
     """Judge a StarGames duel between two logs of one deal.
 
@@ -403,6 +406,7 @@ def solve(
     output: Annotated[
         str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Search for a win and print it as a move log.
 
@@ -462,6 +466,7 @@ def hint(
     ] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
 ) -> None:
     """Name the best next move of a log, with the reason.
 
@@ -482,22 +487,26 @@ def hint(
     report = run_replay(parsed, rules=ruleset)
     if report.illegal:
         bad = report.illegal[0]
-        from spidercli.messages import error_json, located
+        from spidercli.messages import error_json, located, said
         from spidercli.solving import no_hint_message
 
         message = located(parsed.path, bad.entry.line, no_hint_message(bad))
         if as_json:
             _dump(error_json(message, bad.entry.line))
-        print(f"spidercli: {message}", file=sys.stderr)
+        print(f"spidercli: {said(message)}", file=sys.stderr)
         raise typer.Exit(1)
     found = find_hint(report.game, timeout=timeout)
     if as_json:
         _dump(found.to_json())
         return
+    from spidercli.i18n import _
+    from spidercli.messages import said
+
+    why = "; ".join(said(reason) for reason in found.reasons)
     if found.action is None:
-        print(f"No move to suggest: {'; '.join(found.reasons)}.")
+        print(_("No move to suggest: {reasons}.").format(reasons=why))
     else:
-        print(f"Hint: {found.action}  ({'; '.join(found.reasons)})")
+        print(_("Hint: {action}  ({reasons})").format(action=found.action, reasons=why))
 
 
 class Format(str, Enum):
@@ -544,6 +553,7 @@ def verify(
         typer.Option("--quiet", "-q", help="List only the logs that are not valid."),
     ] = False,
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
 
@@ -629,6 +639,7 @@ def tournament(
         StandingsFormat, typer.Option("--format", "-f", help="table, json or csv (standings).")
     ] = StandingsFormat.table,
     jobs: JobsOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Standings from many players' logs.
 
@@ -683,6 +694,7 @@ def record(
         typer.Argument(help="Log files to (re)write the expect block of.", metavar="LOG"),
     ],
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
 ) -> None:
     """Write or refresh each log's expect block in place.
 
@@ -741,6 +753,7 @@ def import_kpat(
     output: Annotated[
         str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Import a KDE KPatience saved Spider game as a move log (kpat rules).
 
