@@ -113,9 +113,10 @@ def _write(path: str, text: str) -> None:
     try:
         write_atomic(path, text)
     except OSError as err:
-        from spidercli.messages import located
+        from spidercli.messages import N_, located, message_of
 
-        _fail(located(path, None, f"cannot be written: {err.strerror or err}"), None, False)
+        why = N_("cannot be written: {reason}", reason=err.strerror or message_of(err))
+        _fail(located(path, None, why), None, False)
 
 
 class OnIllegal(str, Enum):
@@ -135,6 +136,12 @@ def _fail(message: str, line: int | None, as_json: bool, status: int = 2) -> NoR
 
     print(f"spidercli: error: {said(message)}", file=sys.stderr)
     raise typer.Exit(status)
+
+
+def _message_of(err: Exception) -> str:
+    from spidercli.messages import message_of  # a Text stays one: said in --lang on stderr
+
+    return message_of(err)
 
 
 def _unusable(err: InputError, as_json: bool) -> NoReturn:
@@ -222,7 +229,7 @@ def replay(
     try:
         which = parse_show(show)
     except ValueError as err:
-        _fail(str(err), None, as_json)
+        _fail(_message_of(err), None, as_json)
     if svg_file is not None and (not isinstance(which, set) or len(which) != 1):
         _fail(
             f"--svg draws one board: --show {show!r} must name one entry, start or final",
@@ -233,7 +240,7 @@ def replay(
     try:
         check_show(which, len(parsed.entries), _shown_path(log))
     except ValueError as err:
-        _fail(str(err), None, as_json)
+        _fail(_message_of(err), None, as_json)
     pictures = html_file is not None or svg_file is not None
 
     if as_json:
@@ -275,7 +282,7 @@ def _pictures(
         try:
             frame = pick_frame(recorder.frames, next(iter(which)), report.halted)
         except ValueError as err:
-            _fail(str(err), None, False)
+            _fail(_message_of(err), None, False)
         _write(svg_file, frame_svg(frame, report.log.deal.name))
     if html_file is not None:
         _write(html_file, replay_page(report, recorder.frames))
@@ -346,14 +353,18 @@ def deal(
     try:
         parsed = Setup.from_code(parse_code(code))
     except CodeError as err:
-        _fail(str(err), None, as_json)
+        _fail(_message_of(err), None, as_json)
     game = Game.from_setup(parsed, CLASSIC)
     if svg_file is not None:
+        from spidercli.i18n import _
+        from spidercli.messages import said
         from spidercli.render import describe as words
         from spidercli.svg import BoardView, board_svg
 
         picture = board_svg(
-            BoardView.of(game), title=f"{parsed.name}, start", description=words(game)
+            BoardView.of(game),
+            title=f"{said(parsed.name)}, {_('start')}",
+            description=words(game),
         )
         _write(svg_file, picture)
     if as_json:
@@ -431,15 +442,17 @@ def solve(
         ruleset = ruleset_named(rules or "classic")
     except CodeError as err:
         if not os.path.isfile(code):
-            _fail(f"{err}; nor is it a log file", None, False)
+            from spidercli.messages import N_
+
+            _fail(N_("{error}; nor is it a log file", error=_message_of(err)), None, False)
         parsed, ruleset = _load(code, rules, False)
         setup = parsed.deal
     except ValueError as err:
-        _fail(str(err), None, False)
+        _fail(_message_of(err), None, False)
     try:
         check_solvable(setup, ruleset)
     except ValueError as err:
-        _fail(str(err), None, False)
+        _fail(_message_of(err), None, False)
     printer = _progress_printer()
     try:
         solved = solve_setup(setup, ruleset, timeout=timeout, max_states=max_states, report=printer)
@@ -709,7 +722,8 @@ def record(
     Exit status: 0 all recorded; 1 a log has a refused action (not
     recorded); 2 a log is unusable.
     """
-    from spidercli.messages import located, shown_path
+    from spidercli.i18n import _
+    from spidercli.messages import N_, located, message_of, said, shown_path
     from spidercli.record import NotRecorded
     from spidercli.record import record as record_one
 
@@ -718,20 +732,25 @@ def record(
         try:
             done = record_one(path, max_log_bytes)
         except NotRecorded as err:
-            print(f"spidercli: {err}", file=sys.stderr)
+            print(f"spidercli: {said(message_of(err))}", file=sys.stderr)
             status = max(status, 1)
             continue
         except InputError as err:  # unreadable, unusable, or not rewritable in place
-            print(f"spidercli: error: {err}", file=sys.stderr)
+            print(f"spidercli: error: {err.said()}", file=sys.stderr)
             status = 2
             continue
         except OSError as err:
-            why = f"cannot be written: {err.strerror or err}"
-            print(f"spidercli: error: {located(path, None, why)}", file=sys.stderr)
+            why = N_("cannot be written: {reason}", reason=err.strerror or str(err))
+            print(f"spidercli: error: {said(located(path, None, why))}", file=sys.stderr)
             status = 2
             continue
-        what = ", ".join(f"{k} {v}" for k, v in done.expect.items())
-        print(f"{'recorded' if done.changed else 'unchanged'}  {shown_path(path)}  ({what})")
+        what = ", ".join(f"{k} {v}" for k, v in done.expect.items())  # keys as the log writes them
+        line = (
+            _("recorded  {path}  ({expect})")
+            if done.changed
+            else _("unchanged  {path}  ({expect})")
+        )
+        print(line.format(path=shown_path(path), expect=what))
     raise typer.Exit(status)
 
 
@@ -766,24 +785,24 @@ def import_kpat(
     Exit status: 0 imported; 2 a save that is not KPat's Spider, corrupt,
     or refused.
     """
+    from spidercli.i18n import ngettext
     from spidercli.kpat import import_save
+    from spidercli.messages import said
 
     try:
         imported = import_save(save)
     except InputError as err:  # SaveError is one
         _unusable(err, False)
     if imported.warning:
-        print(f"spidercli: warning: {_shown_path(save)}: {imported.warning}", file=sys.stderr)
+        print(f"spidercli: warning: {_shown_path(save)}: {said(imported.warning)}", file=sys.stderr)
     text = imported.log_text()
     if output is None:
         sys.stdout.write(text)
     else:
         _write(output, text)
     n = len(imported.actions)
-    print(
-        f"spidercli: imported {imported.setup.name}: {n} action{'s' * (n != 1)}",
-        file=sys.stderr,
-    )
+    done = ngettext("imported {deal}: {n} action", "imported {deal}: {n} actions", n)
+    print(f"spidercli: {done.format(deal=said(imported.setup.name), n=n)}", file=sys.stderr)
 
 
 @app.command()

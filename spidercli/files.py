@@ -178,8 +178,10 @@ def write_atomic(path: str | Path, text: str) -> None:
         info = None
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise NotRegularFile(
-            f"is {kind_of(info.st_mode)}, not a regular file: not replaced (only regular files "
-            "are written)"
+            N_(
+                "is {kind}, not a regular file: not replaced (only regular files are written)",
+                kind=kind_of(info.st_mode),
+            )
         )
     directory = os.path.dirname(target) or "."
     name = os.path.basename(target)

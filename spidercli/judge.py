@@ -13,7 +13,7 @@ from typing import Any
 
 from spidercli.errors import InputError
 from spidercli.i18n import _
-from spidercli.messages import N_, said, shown, shown_path
+from spidercli.messages import N_, message_of, said, shown, shown_path
 from spidercli.movelog import MoveLog
 from spidercli.replay import Report, replay
 from spidercli.rules import DUEL, check_playable
@@ -68,7 +68,7 @@ def check_pair(a: MoveLog, b: MoveLog) -> None:
         try:
             check_playable(DUEL, log.deal.game, log.deal.suits)
         except ValueError as err:
-            raise DuelError(str(err), path=log.path, line=log.game_line) from err
+            raise DuelError(message_of(err), path=log.path, line=log.game_line) from err
     if a.deal.deal_id != b.deal.deal_id:
         raise DuelError(
             f"{b.deal.name} is not the deal of {shown_path(a.path)} ({a.deal.name}): "

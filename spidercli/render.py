@@ -119,7 +119,7 @@ def describe_deal(deal: Setup) -> str:
         rule = _("permissive move rule: any descending group moves")
     else:
         rule = _("classic move rule: only one-suit groups move")
-    return f"{deal.name} ({deal.game.title}, {suits}, {rule})"
+    return f"{said(deal.name)} ({deal.game.title}, {suits}, {rule})"
 
 
 # Card names in words, as the apps write them. Czech: the suit is an adjective that agrees with

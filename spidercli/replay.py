@@ -12,7 +12,7 @@ from typing import Any
 from spidercli.cards import SUITS, card_str
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
-from spidercli.messages import shown
+from spidercli.messages import N_, message_of, shown
 from spidercli.movelog import Entry, MoveLog
 from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
 
@@ -150,7 +150,7 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
         try:
             rules = ruleset_named(override)
         except ValueError as err:
-            raise RulesError(str(err), path=log.path) from err
+            raise RulesError(message_of(err), path=log.path) from err
         line = log.game_line
     else:
         rules = RULESETS[log.rules] if log.rules else CLASSIC
@@ -158,7 +158,11 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
     try:
         check_playable(rules, log.deal.game, log.deal.suits)
     except ValueError as err:
-        raise RulesError(f"{err} ({log.deal.name})", path=log.path, line=line) from err
+        raise RulesError(
+            N_("{error} ({deal})", error=message_of(err), deal=log.deal.name),
+            path=log.path,
+            line=line,
+        ) from err
     return rules
 
 

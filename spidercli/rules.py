@@ -230,7 +230,12 @@ def ruleset_named(name: str, where: str = "--rules") -> Ruleset:
 def check_playable(rules: Ruleset, game: GameKind, suits: int) -> None:
     """Raise ``ValueError`` when ``rules`` does not play this game or suit count."""
     if game.name not in rules.games:
-        plays = " and ".join(GAMES[g].title for g in sorted(rules.games, reverse=True))
+        titles = [GAMES[g].title for g in sorted(rules.games, reverse=True)]
+        plays = (
+            titles[0]
+            if len(titles) == 1
+            else N_("{one} and {other}", one=titles[0], other=titles[1])
+        )
         raise ValueError(
             N_(
                 "ruleset {name!r} plays {plays} only, not {game}",
@@ -240,7 +245,12 @@ def check_playable(rules: Ruleset, game: GameKind, suits: int) -> None:
             )
         )
     if suits not in rules.suits:
-        counts = " or ".join(str(s) for s in sorted(rules.suits))
+        numbers = [str(s) for s in sorted(rules.suits)]
+        counts = (
+            numbers[0]
+            if len(numbers) == 1
+            else N_("{some} or {last}", some=", ".join(numbers[:-1]), last=numbers[-1])
+        )
         raise ValueError(
             N_(
                 "ruleset {name!r} plays {counts} suits only, not {suits}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from spidercli.codes import Setup
 from spidercli.i18n import _, ngettext
 from spidercli.logwriter import format_log
-from spidercli.messages import said
+from spidercli.messages import N_, message_of, said
 from spidercli.replay import Illegal, figures
 from spidercli.rules import Ruleset, check_playable
 from spidercli.solution import Solved
@@ -21,7 +21,7 @@ def check_solvable(setup: Setup, rules: Ruleset) -> None:
     try:
         check_playable(rules, setup.game, setup.suits)
     except ValueError as err:
-        raise ValueError(f"{err} ({setup.name})") from err
+        raise ValueError(N_("{error} ({deal})", error=message_of(err), deal=setup.name)) from err
 
 
 def searched(solved: Solved) -> str:
