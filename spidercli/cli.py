@@ -138,6 +138,16 @@ def _fail(message: str, line: int | None, as_json: bool, status: int = 2) -> NoR
     raise typer.Exit(status)
 
 
+def _N(msgid: str, /, **fields: Any) -> str:  # messages.N_, imported only when needed
+    from spidercli.messages import N_
+
+    return N_(msgid, **fields)
+
+
+def _no_logs_text(paths: list[str]) -> str:
+    return _N("no logs found in {paths} (files *.yaml or *.yml)", paths=", ".join(paths))
+
+
 def _message_of(err: Exception) -> str:
     from spidercli.messages import message_of  # a Text stays one: said in --lang on stderr
 
@@ -232,7 +242,10 @@ def replay(
         _fail(_message_of(err), None, as_json)
     if svg_file is not None and (not isinstance(which, set) or len(which) != 1):
         _fail(
-            f"--svg draws one board: --show {show!r} must name one entry, start or final",
+            _N(
+                "--svg draws one board: --show {show!r} must name one entry, start or final",
+                show=show,
+            ),
             None,
             as_json,
         )
@@ -533,7 +546,7 @@ class Format(str, Enum):
 
 
 def _no_logs(paths: list[str]) -> NoReturn:
-    _fail(f"no logs found in {', '.join(paths)} (files *.yaml or *.yml)", None, False)
+    _fail(_no_logs_text(paths), None, False)
 
 
 @app.command()
@@ -597,7 +610,8 @@ def verify(
         try:
             os.makedirs(html_dir, exist_ok=True)
         except OSError as err:
-            _fail(f"--html-dir {html_dir}: cannot be created: {err.strerror or err}", None, False)
+            why = _N("cannot be created: {reason}", reason=err.strerror or str(err))
+            _fail(_N("--html-dir {dir}: {why}", dir=html_dir, why=why), None, False)
     workers = jobs or os.cpu_count() or 1
     tick = None
     bar = None
@@ -629,7 +643,10 @@ def verify(
     if fmt is not Format.table:
         print(f"spidercli: {tally.summary()}", file=sys.stderr)
     if html_dir is not None:
-        print(f"spidercli: pages in {os.path.join(html_dir, 'index.html')}", file=sys.stderr)
+        from spidercli.i18n import _
+
+        pages = _("pages in {index}").format(index=os.path.join(html_dir, "index.html"))
+        print(f"spidercli: {pages}", file=sys.stderr)
     raise typer.Exit(tally.exit_code)
 
 
@@ -676,7 +693,7 @@ def tournament(
     as_json = fmt is StandingsFormat.json
     for path in paths:  # a submission folder that is not there is the organiser's mistake
         if not os.path.exists(path) and not (glob.has_magic(path) and glob.glob(path)):
-            _fail(f"{path}: no such file or directory", None, as_json)
+            _fail(_N("{path}: no such file or directory", path=path), None, as_json)
     plan = None
     if manifest is not None:
         try:
@@ -690,7 +707,7 @@ def tournament(
         skip = Path(manifest).resolve()
         files = [f for f in files if Path(f).resolve() != skip]
     if not files:
-        _fail(f"no logs found in {', '.join(paths)} (files *.yaml or *.yml)", None, as_json)
+        _fail(_no_logs_text(paths), None, as_json)
     outcome = standings(files, plan, jobs=jobs or os.cpu_count() or 1)
     if fmt is StandingsFormat.json:
         _dump(outcome.to_json())

@@ -138,7 +138,7 @@ def duel_text(judgement: Judgement) -> str:
 
     def status(r: Report) -> str:
         if r.illegal:
-            return _("INVALID: {reason}").format(reason=r.illegal[0].placed)
+            return _("INVALID: {reason}").format(reason=said(r.illegal[0].placed))
         if r.mismatches:
             return _("INVALID: {reason}").format(
                 reason=", ".join(
@@ -165,9 +165,9 @@ def duel_text(judgement: Judgement) -> str:
         (_("Time"), secs(ra), secs(rb)),
     ]
     width = max(len(row[1]) for row in rows) + 3
+    duel, winner = _("Duel"), _("Winner")
     lines = [
-        f"{_('Duel'):<9}"
-        + _("{deal} under duel rules (StarGames)").format(deal=said(ra.log.deal.name)),
+        f"{duel:<9}" + _("{deal} under duel rules (StarGames)").format(deal=said(ra.log.deal.name)),
         "",
     ]
     lines += [f"{label:<9}{left:<{width}}{right}".rstrip() for label, left, right in rows]
@@ -176,5 +176,5 @@ def duel_text(judgement: Judgement) -> str:
         who = _("none")
     else:
         who = _name(judgement.reports[judgement.winner], judgement.winner)
-    lines.append(f"{_('Winner'):<9}{who}: {said(judgement.reason)}")
+    lines.append(f"{winner:<9}{who}: {said(judgement.reason)}")
     return "\n".join(lines) + "\n"

@@ -206,7 +206,7 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
             located(
                 path,
                 first.entry.line,
-                first.refused("not recorded"),
+                first.refused(N_("not recorded")),
             )
         )
     values = report.figures()

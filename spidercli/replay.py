@@ -41,16 +41,26 @@ class Illegal:
     @property
     def named(self) -> str:
         """The entry as messages name it: ``entry 3 `3>7``` (its text escaped and cut)."""
-        return f"entry {self.entry.index} `{shown(self.entry.text, 60)}`"
+        return N_("entry {index} `{text}`", index=self.entry.index, text=shown(self.entry.text, 60))
 
     @property
     def placed(self) -> str:
         """The entry by index and line, with the rule: ``entry 3 (line 7) R05``."""
-        return f"entry {self.entry.index} (line {self.entry.line}) {self.refusal.rule}"
+        return N_(
+            "entry {index} (line {line}) {rule}",
+            index=self.entry.index,
+            line=self.entry.line,
+            rule=self.refusal.rule,
+        )
 
     def refused(self, then: str) -> str:
         """``entry 3 `3>7` is refused (R05): `` then ``then``."""
-        return f"{self.named} is refused ({self.refusal.rule}): {then}"
+        return N_(
+            "{entry} is refused ({rule}): {then}",
+            entry=self.named,
+            rule=self.refusal.rule,
+            then=then,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

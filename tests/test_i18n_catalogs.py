@@ -126,7 +126,7 @@ def test_catalogs_hold_exactly_the_messages_of_the_sources() -> None:
     in_sources = {
         message if isinstance(message, str) else message[0]
         for _, _, message, _, _ in extract_from_dir(
-            package, [("**.py", "python")], keywords={**DEFAULT_KEYWORDS, "Nn_": (1, 2)}
+            package, [("**.py", "python")], keywords={**DEFAULT_KEYWORDS, "Nn_": (1, 2), "_N": None}
         )
     }
     for path in (POT, *(LOCALE / lang / "LC_MESSAGES" / "spidercli.po" for lang in LANGS)):
