@@ -24,7 +24,7 @@ from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
-from spidercli.messages import N_, error_json, located, said, shown, shown_path
+from spidercli.messages import N_, Joined, error_json, located, said, shown, shown_path
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
 
 FORMATS = ("table", "json", "jsonl", "csv", "junit", "github", "concise")
@@ -221,8 +221,17 @@ def verify_one(
         message = f"{first.named}: {first.refusal.message}"
     elif report.mismatches:
         line = log.expect.line if log.expect is not None else None
-        message = "; ".join(
-            f"{m.key}: expected {m.expected}, got {m.actual}" for m in report.mismatches
+        message = Joined(
+            "; ",
+            [
+                N_(
+                    "{key}: expected {expected}, got {actual}",
+                    key=m.key,
+                    expected=m.expected,
+                    actual=m.actual,
+                )
+                for m in report.mismatches
+            ],
         )
     text = None
     if want_json:

@@ -138,6 +138,22 @@ class Located(Text):
         return f"{said(self.fields['where'])}: {said(self.fields['message'])}"
 
 
+class Joined(Text):
+    """Several messages joined by ``sep`` (``"; "``), each said in turn."""
+
+    def __new__(cls, sep: str, items: list[str]) -> Joined:
+        made = str.__new__(cls, sep.join(items))
+        made.msgid = sep
+        made.fields = {"items": list(items)}
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, list[str]], dict[str, Any]]:  # type: ignore[override]
+        return (self.msgid, self.fields["items"]), {}
+
+    def said(self) -> str:
+        return self.msgid.join(said(item) for item in self.fields["items"])
+
+
 def N_(msgid: str, /, **fields: Any) -> Text:
     """A ``Text``: ``msgid`` formatted with ``fields`` in English, said later in any language."""
     return Text(msgid, **fields)
@@ -189,6 +205,7 @@ def error_json(message: str, line: int | None) -> dict[str, object]:
 __all__ = [
     "LIMIT",
     "N_",
+    "Joined",
     "Located",
     "Nn_",
     "Plural",

@@ -14,7 +14,7 @@ from syrupy.assertion import SnapshotAssertion
 from spidercli import i18n
 from spidercli.codes import CodeError, parse_code
 from spidercli.errors import InputError
-from spidercli.messages import N_, Nn_, Text, located, message_of, prefixed, said
+from spidercli.messages import N_, Joined, Nn_, Text, located, message_of, prefixed, said
 from spidercli.movelog import load_log
 from tests.helpers import BAD, FIXTURES, ILLEGAL, run
 
@@ -50,6 +50,7 @@ def test_said_in_english_is_the_string_itself() -> None:
         Nn_("{n:,} byte", "{n:,} bytes", 5, n=5),
         located("a.yaml", 3, N_("a list")),
         prefixed(N_("moves, entry {i}", i=2), N_("a list")),
+        Joined("; ", [N_("a list"), "plain", N_("a number")]),
     ],
 )
 def test_a_text_survives_pickling(text: Text, czech: object) -> None:
