@@ -185,6 +185,10 @@ def read_xml(path: str | Path) -> Element:
         raise SaveError(
             N_("cannot be read as XML: {problem}", problem=str(err)), path=name
         ) from err
+    except LookupError as err:  # <?xml encoding="TF-8"?>: a codec Python does not know
+        raise SaveError(
+            N_("cannot be read as XML: {problem}", problem=_clip(str(err))), path=name
+        ) from err
     assert builder.root is not None  # a well-formed document has a root
     return builder.root
 

@@ -46,7 +46,9 @@ def no_win_message(setup: Setup, solved: Solved) -> str:
 
 def no_hint_message(illegal: Illegal) -> str:
     """Why ``hint`` gives no hint: the log's first refused entry."""
-    return illegal.refused(f"{illegal.refusal.message}; no hint for an invalid log")
+    return illegal.refused(
+        N_("{sentence}; no hint for an invalid log", sentence=illegal.refusal.message)
+    )
 
 
 def win_log(setup: Setup, rules: Ruleset, solved: Solved) -> str:
