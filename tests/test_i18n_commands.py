@@ -248,3 +248,52 @@ def test_lang_never_changes_tournament_formats(
 def test_every_command_takes_lang(command: tuple[str, ...]) -> None:
     bad = run(*command, "--lang", "de")
     assert bad.exit_code == 2 and "'de' is not a language spidercli speaks" in bad.stderr
+
+
+@pytest.mark.parametrize(("lang", "done"), [("cs", "zapsáno  "), ("fi", "kirjattu  ")])
+def test_record_line_in_the_language(lang: str, done: str, tmp_path: Path) -> None:
+    log = tmp_path / "game.yaml"
+    log.write_text("game: SD1-S1-AAAAABD\nmoves: [deal]\n")
+    result = run("record", str(log), "--lang", lang)
+    assert result.exit_code == 0
+    assert result.stdout.startswith(done)
+    again = run("record", str(log), "--lang", lang)
+    assert again.stdout.split()[0] == {"cs": "beze", "fi": "ennallaan"}[lang]
+
+
+def test_the_environment_chooses_verify_s_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LC_ALL", "fi_FI.UTF-8")
+    result = run("verify", "fixtures/batch")
+    assert result.stdout.rstrip().endswith(
+        "5 lokia: 2 valid, 1 illegal, 1 expect-failed, 1 invalid-input"
+    )
+    monkeypatch.setenv("LC_ALL", "C")
+    assert (
+        run("verify", "fixtures/batch")
+        .stdout.rstrip()
+        .endswith("5 logs: 2 valid, 1 illegal, 1 expect-failed, 1 invalid-input")
+    )
+
+
+def test_error_page_in_the_language(tmp_path: Path) -> None:
+    result = run(
+        "verify", "fixtures/batch/d-unusable.yaml", "--html-dir", str(tmp_path), "--lang", "cs"
+    )
+    assert result.exit_code == 2
+    pages = [p for p in tmp_path.rglob("*.html") if p.name != "index.html"]
+    assert len(pages) == 1
+    page = pages[0].read_text()
+    assert '<html lang="cs">' in page
+    assert "NEPOUŽITELNÝ VSTUP: řádek 3: fixtures/batch/d-unusable.yaml:3: neplatný YAML" in page
+    assert "nešlo ho přehrát" in page
+
+
+def test_import_kpat_error_in_the_language(tmp_path: Path) -> None:
+    save = tmp_path / "empty.xml"
+    save.write_text("  \n")
+    result = run("import", "kpat", str(save), "--lang", "fi")
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == f"spidercli: error: {save}: on tyhjä: odotettiin KPatin tallennettua peliä (XML)\n"
+    )
