@@ -218,7 +218,9 @@ def verify_one(
         first = report.illegal[0]
         rule = first.refusal.rule
         line = first.entry.line
-        message = f"{first.named}: {first.refusal.message}"
+        from spidercli.refusals import refusal_summary  # said in the language; English as str
+
+        message = refusal_summary(first.named, first.refusal, report.game, first.entry)
     elif report.mismatches:
         line = log.expect.line if log.expect is not None else None
         message = Joined(
@@ -528,7 +530,7 @@ class TableWriter(Writer):
             )
             if v.message:
                 where = _(" at line {line}").format(line=v.line) if v.line else ""
-                detail += f"; {v.rule or 'expect'}{where}: {v.message}"
+                detail += f"; {v.rule or 'expect'}{where}: {said(v.message)}"
         label = v.status.upper() if v.status != VALID else "valid"
         self.out.write(f"{label:<14} {shown_path(v.file)}  {detail}\n")
 

@@ -14,7 +14,7 @@ from syrupy.assertion import SnapshotAssertion
 from spidercli import i18n
 from spidercli.codes import CodeError, parse_code
 from spidercli.errors import InputError
-from spidercli.messages import N_, Joined, Nn_, Text, located, message_of, prefixed, said
+from spidercli.messages import N_, Joined, Nn_, Prepared, Text, located, message_of, prefixed, said
 from spidercli.movelog import load_log
 from tests.helpers import BAD, FIXTURES, ILLEGAL, run
 
@@ -51,6 +51,7 @@ def test_said_in_english_is_the_string_itself() -> None:
         located("a.yaml", 3, N_("a list")),
         prefixed(N_("moves, entry {i}", i=2), N_("a list")),
         Joined("; ", [N_("a list"), "plain", N_("a number")]),
+        Prepared("entry 2 `3>3`: column 3 ...", "cs", "položka 2 `3>3`: sloupec 3 ..."),
     ],
 )
 def test_a_text_survives_pickling(text: Text, czech: object) -> None:
