@@ -516,7 +516,7 @@ def hint(
         from spidercli.messages import error_json, located, said
         from spidercli.solving import no_hint_message
 
-        message = located(parsed.path, bad.entry.line, no_hint_message(bad))
+        message = located(parsed.path, bad.entry.line, no_hint_message(bad, report.game))
         if as_json:
             _dump(error_json(message, bad.entry.line))
         print(f"spidercli: {said(message)}", file=sys.stderr)

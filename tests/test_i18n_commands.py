@@ -298,3 +298,23 @@ def test_import_kpat_error_in_the_language(tmp_path: Path) -> None:
         result.stderr
         == f"spidercli: error: {save}: on tyhjä: odotettiin KPatin tallennettua peliä (XML)\n"
     )
+
+
+def test_hint_on_a_refused_entry_in_the_language() -> None:
+    args = ("hint", "fixtures/illegal/same-column.yaml")
+    english = run(*args)
+    czech = run(*args, "--lang", "cs")
+    assert czech.exit_code == english.exit_code == 1
+    assert czech.stderr == (
+        "spidercli: fixtures/illegal/same-column.yaml:5: položka 1 `3>3` je odmítnuta "
+        "(same-column): sloupec 3 je zdrojem i cílem zároveň; neplatný záznam nápovědu nedostane\n"
+    )
+    assert run(*args, "--json", "--lang", "cs").stdout == run(*args, "--json").stdout
+
+
+def test_record_refusal_in_the_language(tmp_path: Path) -> None:
+    log = tmp_path / "bad.yaml"
+    log.write_text((FIXTURES / "illegal" / "same-column.yaml").read_text())
+    result = run("record", str(log), "--lang", "fi")
+    assert result.exit_code == 1
+    assert result.stderr.endswith(": merkintä 1 `3>3` hylätään (same-column): ei kirjattu\n")
