@@ -235,12 +235,21 @@ class _Reader:
         value = _int(text)
         if value == 3:
             raise self.fail(
-                "is KPat's 3-suit Spider: spidercli has no such deck (it plays 1, 2 or 4 suits)",
+                N_(
+                    "is KPat's 3-suit Spider: spidercli has no such deck (it plays 1, 2 or 4 suits)"
+                ),
                 root,
             )
         if value not in (1, 2, 4):
-            shown = "missing" if text is None else repr(text)
-            raise self.fail(f"{attr} is {shown}: expected Spider's suit count 1, 2 or 4", root)
+            shown = N_("missing") if text is None else repr(text)
+            raise self.fail(
+                N_(
+                    "{attr} is {value}: expected Spider's suit count 1, 2 or 4",
+                    attr=attr,
+                    value=shown,
+                ),
+                root,
+            )
         return value
 
     def number(self, text: str | None) -> int | None:
@@ -287,18 +296,32 @@ def _read_game(name: str, root: Element) -> KPatSave:
     current: int | None = None
     if len(root.children) > MAX_STATES:
         raise r.fail(
-            f"holds {len(root.children):,} states; spidercli imports games of up to "
-            f"{MAX_STATES:,} steps",
+            N_(
+                "holds {n:,} states; spidercli imports games of up to {most:,} steps",
+                n=len(root.children),
+                most=MAX_STATES,
+            ),
             root,
         )
     for state in root.children:
         if state.name != "state":
-            raise r.fail(f"expected a <state> element, found <{state.name}>", state)
+            raise r.fail(
+                N_("expected a <{want}> element, found <{found}>", want="state", found=state.name),
+                state,
+            )
         if current is None and state.attrs.get("current") == "true":
             current = len(states)
         for move in state.children:
             if move.name != "move":
-                raise r.fail(f"expected a <move> element in <state>, found <{move.name}>", move)
+                raise r.fail(
+                    N_(
+                        "expected a <{want}> element in <{parent}>, found <{found}>",
+                        want="move",
+                        parent="state",
+                        found=move.name,
+                    ),
+                    move,
+                )
             pile = move.attrs.get("pile", "")
             m = _PILE_RE.fullmatch(pile)
             if m is None or int(m.group(2)) >= _PILE_COUNTS[m.group(1)]:
@@ -349,7 +372,15 @@ def _read_game(name: str, root: Element) -> KPatSave:
 
 def _card_id(r: _Reader, card: Element, known: set[int], suits: int) -> int:
     if card.name != "card":
-        raise r.fail(f"expected a <card> element in <move>, found <{card.name}>", card)
+        raise r.fail(
+            N_(
+                "expected a <{want}> element in <{parent}>, found <{found}>",
+                want="card",
+                parent="move",
+                found=card.name,
+            ),
+            card,
+        )
     text = card.attrs.get("id")
     card_id = _int(text)
     if card_id is None or card_id not in known:
