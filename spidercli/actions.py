@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spidercli.messages import ascii_note, quoted
+from spidercli.messages import N_, ascii_note, quoted
 
 
 class ActionSyntaxError(ValueError):
@@ -130,6 +130,10 @@ def _parse(text: str) -> Action:
     if m:
         return Flip(_num(m[1]))
     raise ActionSyntaxError(
-        f"{quoted(text)} is not an action{ascii_note(text)}: expected S>T, S>T:K, deal, undo, "
-        "tap S, tap S:K, flip N or finish (S, T, N column numbers, K a card count)"
+        N_(
+            "{action} is not an action{note}: expected S>T, S>T:K, deal, undo, tap S, tap S:K, "
+            "flip N or finish (S, T, N column numbers, K a card count)",
+            action=quoted(text),
+            note=ascii_note(text),
+        )
     )

@@ -24,7 +24,7 @@ from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
-from spidercli.messages import error_json, located, shown, shown_path
+from spidercli.messages import N_, Joined, error_json, located, said, shown, shown_path
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
 
 FORMATS = ("table", "json", "jsonl", "csv", "junit", "github", "concise")
@@ -187,8 +187,11 @@ def verify_one(
             raise InputError(content, path=display_name(path))
         elif len(content) > limit:  # read by the parent (standard input): limit + 1 bytes at most
             raise InputError(
-                f"is larger than the limit of {limit:,} bytes for one log; --max-log-bytes "
-                "raises it",
+                N_(
+                    "is larger than the limit of {limit:,} bytes for one log; --max-log-bytes "
+                    "raises it",
+                    limit=limit,
+                ),
                 path=display_name(path),
             )
         else:
@@ -215,11 +218,22 @@ def verify_one(
         first = report.illegal[0]
         rule = first.refusal.rule
         line = first.entry.line
-        message = f"{first.named}: {first.refusal.message}"
+        from spidercli.refusals import refusal_summary  # said in the language; English as str
+
+        message = refusal_summary(first.named, first.refusal, report.game, first.entry)
     elif report.mismatches:
         line = log.expect.line if log.expect is not None else None
-        message = "; ".join(
-            f"{m.key}: expected {m.expected}, got {m.actual}" for m in report.mismatches
+        message = Joined(
+            "; ",
+            [
+                N_(
+                    "{key}: expected {expected}, got {actual}",
+                    key=m.key,
+                    expected=m.expected,
+                    actual=m.actual,
+                )
+                for m in report.mismatches
+            ],
         )
     text = None
     if want_json:
@@ -475,9 +489,13 @@ class Tally:
         return 0
 
     def summary(self) -> str:
+        from spidercli.i18n import ngettext
+
         n = self.total
-        parts = ", ".join(f"{self.counts[s]} {s}" for s in STATUSES)
-        return f"{n} log{'s' * (n != 1)}: {parts}"
+        parts = ", ".join(
+            f"{self.counts[s]} {s}" for s in STATUSES
+        )  # status words: never translated
+        return ngettext("{n} log: {parts}", "{n} logs: {parts}", n).format(n=n, parts=parts)
 
 
 class Writer:
@@ -497,17 +515,22 @@ class TableWriter(Writer):
     def write(self, v: Verdict) -> None:
         r = v.replayed
         if r is None:
-            self.out.write(f"{'INVALID-INPUT':<14} {v.message}\n")
+            self.out.write(f"{'INVALID-INPUT':<14} {said(v.message or '')}\n")
             return
         else:
+            from spidercli.i18n import _, ngettext
+
             detail = (
-                f"{r.result}, {r.moves} move{'s' * (r.moves != 1)}, score {r.score}, "
-                f"runs {r.runs}"
-                f"{' (' + shown(r.player) + ')' if r.player else ''}"
+                ngettext(
+                    "{result}, {moves} move, score {score}, runs {runs}",
+                    "{result}, {moves} moves, score {score}, runs {runs}",
+                    r.moves,
+                ).format(result=r.result, moves=r.moves, score=r.score, runs=r.runs)
+                + f"{' (' + shown(r.player) + ')' if r.player else ''}"
             )
             if v.message:
-                where = f" at line {v.line}" if v.line else ""
-                detail += f"; {v.rule or 'expect'}{where}: {v.message}"
+                where = _(" at line {line}").format(line=v.line) if v.line else ""
+                detail += f"; {v.rule or 'expect'}{where}: {said(v.message)}"
         label = v.status.upper() if v.status != VALID else "valid"
         self.out.write(f"{label:<14} {shown_path(v.file)}  {detail}\n")
 

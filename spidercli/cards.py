@@ -7,7 +7,7 @@ and in a one-suit descending run each card is exactly the one before it minus 1.
 
 from __future__ import annotations
 
-from spidercli.messages import ascii_note, quoted
+from spidercli.messages import N_, ascii_note, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -75,8 +75,12 @@ def parse_card(text: str) -> int:
     card = _BY_NAME.get(text.strip(" \t").upper()) if text.isascii() else None
     if card is None:
         raise ValueError(
-            f"{quoted(text)} is not a card{ascii_note(text)}: expected a rank (A 2-9 T J Q K, "
-            "or 10) and a suit (S H D C)"
+            N_(
+                "{card} is not a card{note}: expected a rank (A 2-9 T J Q K, or 10) and a suit "
+                "(S H D C)",
+                card=quoted(text),
+                note=ascii_note(text),
+            )
         )
     return card
 

@@ -113,9 +113,10 @@ def _write(path: str, text: str) -> None:
     try:
         write_atomic(path, text)
     except OSError as err:
-        from spidercli.messages import located
+        from spidercli.messages import N_, located, message_of
 
-        _fail(located(path, None, f"cannot be written: {err.strerror or err}"), None, False)
+        why = N_("cannot be written: {reason}", reason=err.strerror or message_of(err))
+        _fail(located(path, None, why), None, False)
 
 
 class OnIllegal(str, Enum):
@@ -131,8 +132,26 @@ def _fail(message: str, line: int | None, as_json: bool, status: int = 2) -> NoR
         from spidercli.messages import error_json
 
         print(json.dumps(error_json(utf8_safe(message), line)))
-    print(f"spidercli: error: {message}", file=sys.stderr)
+    from spidercli.messages import said  # the JSON above stays English; people read --lang's
+
+    print(f"spidercli: error: {said(message)}", file=sys.stderr)
     raise typer.Exit(status)
+
+
+def _N(msgid: str, /, **fields: Any) -> str:  # messages.N_, imported only when needed
+    from spidercli.messages import N_
+
+    return N_(msgid, **fields)
+
+
+def _no_logs_text(paths: list[str]) -> str:
+    return _N("no logs found in {paths} (files *.yaml or *.yml)", paths=", ".join(paths))
+
+
+def _message_of(err: Exception) -> str:
+    from spidercli.messages import message_of  # a Text stays one: said in --lang on stderr
+
+    return message_of(err)
 
 
 def _unusable(err: InputError, as_json: bool) -> NoReturn:
@@ -220,10 +239,13 @@ def replay(
     try:
         which = parse_show(show)
     except ValueError as err:
-        _fail(str(err), None, as_json)
+        _fail(_message_of(err), None, as_json)
     if svg_file is not None and (not isinstance(which, set) or len(which) != 1):
         _fail(
-            f"--svg draws one board: --show {show!r} must name one entry, start or final",
+            _N(
+                "--svg draws one board: --show {show!r} must name one entry, start or final",
+                show=show,
+            ),
             None,
             as_json,
         )
@@ -231,7 +253,7 @@ def replay(
     try:
         check_show(which, len(parsed.entries), _shown_path(log))
     except ValueError as err:
-        _fail(str(err), None, as_json)
+        _fail(_message_of(err), None, as_json)
     pictures = html_file is not None or svg_file is not None
 
     if as_json:
@@ -273,7 +295,7 @@ def _pictures(
         try:
             frame = pick_frame(recorder.frames, next(iter(which)), report.halted)
         except ValueError as err:
-            _fail(str(err), None, False)
+            _fail(_message_of(err), None, False)
         _write(svg_file, frame_svg(frame, report.log.deal.name))
     if html_file is not None:
         _write(html_file, replay_page(report, recorder.frames))
@@ -285,6 +307,7 @@ def duel(
     log_b: Annotated[str, typer.Argument(help="Player B's YAML move log.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON verdict.")] = False,
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
 ) -> None:
     """Judge a StarGames duel between two logs of one deal.
 
@@ -343,14 +366,18 @@ def deal(
     try:
         parsed = Setup.from_code(parse_code(code))
     except CodeError as err:
-        _fail(str(err), None, as_json)
+        _fail(_message_of(err), None, as_json)
     game = Game.from_setup(parsed, CLASSIC)
     if svg_file is not None:
+        from spidercli.i18n import _
+        from spidercli.messages import said
         from spidercli.render import describe as words
         from spidercli.svg import BoardView, board_svg
 
         picture = board_svg(
-            BoardView.of(game), title=f"{parsed.name}, start", description=words(game)
+            BoardView.of(game),
+            title=f"{said(parsed.name)}, {_('start')}",
+            description=words(game),
         )
         _write(svg_file, picture)
     if as_json:
@@ -403,6 +430,7 @@ def solve(
     output: Annotated[
         str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Search for a win and print it as a move log.
 
@@ -427,15 +455,17 @@ def solve(
         ruleset = ruleset_named(rules or "classic")
     except CodeError as err:
         if not os.path.isfile(code):
-            _fail(f"{err}; nor is it a log file", None, False)
+            from spidercli.messages import N_
+
+            _fail(N_("{error}; nor is it a log file", error=_message_of(err)), None, False)
         parsed, ruleset = _load(code, rules, False)
         setup = parsed.deal
     except ValueError as err:
-        _fail(str(err), None, False)
+        _fail(_message_of(err), None, False)
     try:
         check_solvable(setup, ruleset)
     except ValueError as err:
-        _fail(str(err), None, False)
+        _fail(_message_of(err), None, False)
     printer = _progress_printer()
     try:
         solved = solve_setup(setup, ruleset, timeout=timeout, max_states=max_states, report=printer)
@@ -462,6 +492,7 @@ def hint(
     ] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
 ) -> None:
     """Name the best next move of a log, with the reason.
 
@@ -482,22 +513,26 @@ def hint(
     report = run_replay(parsed, rules=ruleset)
     if report.illegal:
         bad = report.illegal[0]
-        from spidercli.messages import error_json, located
+        from spidercli.messages import error_json, located, said
         from spidercli.solving import no_hint_message
 
-        message = located(parsed.path, bad.entry.line, no_hint_message(bad))
+        message = located(parsed.path, bad.entry.line, no_hint_message(bad, report.game))
         if as_json:
             _dump(error_json(message, bad.entry.line))
-        print(f"spidercli: {message}", file=sys.stderr)
+        print(f"spidercli: {said(message)}", file=sys.stderr)
         raise typer.Exit(1)
     found = find_hint(report.game, timeout=timeout)
     if as_json:
         _dump(found.to_json())
         return
+    from spidercli.i18n import _
+    from spidercli.messages import said
+
+    why = "; ".join(said(reason) for reason in found.reasons)
     if found.action is None:
-        print(f"No move to suggest: {'; '.join(found.reasons)}.")
+        print(_("No move to suggest: {reasons}.").format(reasons=why))
     else:
-        print(f"Hint: {found.action}  ({'; '.join(found.reasons)})")
+        print(_("Hint: {action}  ({reasons})").format(action=found.action, reasons=why))
 
 
 class Format(str, Enum):
@@ -511,7 +546,7 @@ class Format(str, Enum):
 
 
 def _no_logs(paths: list[str]) -> NoReturn:
-    _fail(f"no logs found in {', '.join(paths)} (files *.yaml or *.yml)", None, False)
+    _fail(_no_logs_text(paths), None, False)
 
 
 @app.command()
@@ -544,6 +579,7 @@ def verify(
         typer.Option("--quiet", "-q", help="List only the logs that are not valid."),
     ] = False,
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
 
@@ -574,7 +610,8 @@ def verify(
         try:
             os.makedirs(html_dir, exist_ok=True)
         except OSError as err:
-            _fail(f"--html-dir {html_dir}: cannot be created: {err.strerror or err}", None, False)
+            why = _N("cannot be created: {reason}", reason=err.strerror or str(err))
+            _fail(_N("--html-dir {dir}: {why}", dir=html_dir, why=why), None, False)
     workers = jobs or os.cpu_count() or 1
     tick = None
     bar = None
@@ -606,7 +643,10 @@ def verify(
     if fmt is not Format.table:
         print(f"spidercli: {tally.summary()}", file=sys.stderr)
     if html_dir is not None:
-        print(f"spidercli: pages in {os.path.join(html_dir, 'index.html')}", file=sys.stderr)
+        from spidercli.i18n import _
+
+        pages = _("pages in {index}").format(index=os.path.join(html_dir, "index.html"))
+        print(f"spidercli: {pages}", file=sys.stderr)
     raise typer.Exit(tally.exit_code)
 
 
@@ -629,6 +669,7 @@ def tournament(
         StandingsFormat, typer.Option("--format", "-f", help="table, json or csv (standings).")
     ] = StandingsFormat.table,
     jobs: JobsOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Standings from many players' logs.
 
@@ -652,7 +693,7 @@ def tournament(
     as_json = fmt is StandingsFormat.json
     for path in paths:  # a submission folder that is not there is the organiser's mistake
         if not os.path.exists(path) and not (glob.has_magic(path) and glob.glob(path)):
-            _fail(f"{path}: no such file or directory", None, as_json)
+            _fail(_N("{path}: no such file or directory", path=path), None, as_json)
     plan = None
     if manifest is not None:
         try:
@@ -666,7 +707,7 @@ def tournament(
         skip = Path(manifest).resolve()
         files = [f for f in files if Path(f).resolve() != skip]
     if not files:
-        _fail(f"no logs found in {', '.join(paths)} (files *.yaml or *.yml)", None, as_json)
+        _fail(_no_logs_text(paths), None, as_json)
     outcome = standings(files, plan, jobs=jobs or os.cpu_count() or 1)
     if fmt is StandingsFormat.json:
         _dump(outcome.to_json())
@@ -683,6 +724,7 @@ def record(
         typer.Argument(help="Log files to (re)write the expect block of.", metavar="LOG"),
     ],
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
 ) -> None:
     """Write or refresh each log's expect block in place.
 
@@ -697,7 +739,8 @@ def record(
     Exit status: 0 all recorded; 1 a log has a refused action (not
     recorded); 2 a log is unusable.
     """
-    from spidercli.messages import located, shown_path
+    from spidercli.i18n import _
+    from spidercli.messages import N_, located, message_of, said, shown_path
     from spidercli.record import NotRecorded
     from spidercli.record import record as record_one
 
@@ -706,20 +749,25 @@ def record(
         try:
             done = record_one(path, max_log_bytes)
         except NotRecorded as err:
-            print(f"spidercli: {err}", file=sys.stderr)
+            print(f"spidercli: {said(message_of(err))}", file=sys.stderr)
             status = max(status, 1)
             continue
         except InputError as err:  # unreadable, unusable, or not rewritable in place
-            print(f"spidercli: error: {err}", file=sys.stderr)
+            print(f"spidercli: error: {err.said()}", file=sys.stderr)
             status = 2
             continue
         except OSError as err:
-            why = f"cannot be written: {err.strerror or err}"
-            print(f"spidercli: error: {located(path, None, why)}", file=sys.stderr)
+            why = N_("cannot be written: {reason}", reason=err.strerror or str(err))
+            print(f"spidercli: error: {said(located(path, None, why))}", file=sys.stderr)
             status = 2
             continue
-        what = ", ".join(f"{k} {v}" for k, v in done.expect.items())
-        print(f"{'recorded' if done.changed else 'unchanged'}  {shown_path(path)}  ({what})")
+        what = ", ".join(f"{k} {v}" for k, v in done.expect.items())  # keys as the log writes them
+        line = (
+            _("recorded  {path}  ({expect})")
+            if done.changed
+            else _("unchanged  {path}  ({expect})")
+        )
+        print(line.format(path=shown_path(path), expect=what))
     raise typer.Exit(status)
 
 
@@ -741,6 +789,7 @@ def import_kpat(
     output: Annotated[
         str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Import a KDE KPatience saved Spider game as a move log (kpat rules).
 
@@ -753,24 +802,24 @@ def import_kpat(
     Exit status: 0 imported; 2 a save that is not KPat's Spider, corrupt,
     or refused.
     """
+    from spidercli.i18n import ngettext
     from spidercli.kpat import import_save
+    from spidercli.messages import said
 
     try:
         imported = import_save(save)
     except InputError as err:  # SaveError is one
         _unusable(err, False)
     if imported.warning:
-        print(f"spidercli: warning: {_shown_path(save)}: {imported.warning}", file=sys.stderr)
+        print(f"spidercli: warning: {_shown_path(save)}: {said(imported.warning)}", file=sys.stderr)
     text = imported.log_text()
     if output is None:
         sys.stdout.write(text)
     else:
         _write(output, text)
     n = len(imported.actions)
-    print(
-        f"spidercli: imported {imported.setup.name}: {n} action{'s' * (n != 1)}",
-        file=sys.stderr,
-    )
+    done = ngettext("imported {deal}: {n} action", "imported {deal}: {n} actions", n)
+    print(f"spidercli: {done.format(deal=said(imported.setup.name), n=n)}", file=sys.stderr)
 
 
 @app.command()

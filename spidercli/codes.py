@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from spidercli.cards import cards_str, make_card
 from spidercli.kpatdeal import KPAT_MAX_DEAL, kpat_cards
-from spidercli.messages import ascii_note, quoted
+from spidercli.messages import N_, ascii_note, quoted
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 _CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
@@ -58,7 +58,7 @@ def seed_letters(seed: int) -> str:
 def parse_code(text: str) -> GameCode:
     """Parse a game code (ASCII, case-insensitive, spaces and tabs around it ignored)."""
     if not isinstance(text, str):
-        raise CodeError(f"a game code must be text, not {type(text).__name__}")
+        raise CodeError(N_("a game code must be text, not {type}", type=type(text).__name__))
     # ASCII first: str.upper() maps some other letters to ASCII ones (U+017F to S, U+0131 to I).
     upper = text.strip(_BLANKS).upper() if text.isascii() else ""
     if upper.startswith("KP"):
@@ -66,10 +66,13 @@ def parse_code(text: str) -> GameCode:
     m = _CODE_RE.fullmatch(upper) if upper else None
     if m is None:
         raise CodeError(
-            f"{quoted(text.strip(_BLANKS))} is not a game code{ascii_note(text)}: expected SP or "
-            "SD, the suit count 1, 2 or 4, "
-            "'-S1', the move rule C or P (optional for SD), '-' and 7 letters A-Z, "
-            "as in SP2-S1C-AAAAABD or SD1-S1-AAAAABD"
+            N_(
+                "{code} is not a game code{note}: expected SP or SD, the suit count 1, 2 or 4, "
+                "'-S1', the move rule C or P (optional for SD), '-' and 7 letters A-Z, "
+                "as in SP2-S1C-AAAAABD or SD1-S1-AAAAABD",
+                code=quoted(text.strip(_BLANKS)),
+                note=ascii_note(text),
+            )
         )
     prefix, suits, rule, letters = m.groups()
     game = SPIDER if prefix == "SP" else SPIDERETTE
@@ -87,24 +90,38 @@ def _parse_kpat(text: str, upper: str) -> GameCode:
     m = _KP_RE.fullmatch(upper)
     if m is None:
         raise CodeError(
-            f"{quoted(text)} is not a game code: a KPat deal is KP, the suit count 1, 2 or 4, "
-            f"'-' and KPat's deal number 1 to {KPAT_MAX_DEAL}, as in KP2-17"
+            N_(
+                "{code} is not a game code: a KPat deal is KP, the suit count 1, 2 or 4, "
+                "'-' and KPat's deal number 1 to {last}, as in KP2-17",
+                code=quoted(text),
+                last=KPAT_MAX_DEAL,
+            )
         )
     suits, digits = int(m.group(1)), m.group(2).lstrip("0")
     if suits == 3:
         raise CodeError(
-            f"{quoted(text)}: KPat's 3-suit Spider has no spidercli deck; KP codes take 1, 2 "
-            "or 4 suits"
+            N_(
+                "{code}: KPat's 3-suit Spider has no spidercli deck; KP codes take 1, 2 or 4 suits",
+                code=quoted(text),
+            )
         )
     if suits not in (1, 2, 4):
         raise CodeError(
-            f"{quoted(text)} is not a game code: KP codes take 1, 2 or 4 suits, not {suits}"
+            N_(
+                "{code} is not a game code: KP codes take 1, 2 or 4 suits, not {suits}",
+                code=quoted(text),
+                suits=suits,
+            )
         )
     if not digits or len(digits) > 10 or int(digits) > KPAT_MAX_DEAL:
         shown = digits[:12] + "..." if len(digits) > 12 else digits or "0"
         raise CodeError(
-            f"{quoted(text)}: deal number {shown} is out of range; KPat numbers its deals "
-            f"1 to {KPAT_MAX_DEAL}"
+            N_(
+                "{code}: deal number {number} is out of range; KPat numbers its deals 1 to {last}",
+                code=quoted(text),
+                number=shown,
+                last=KPAT_MAX_DEAL,
+            )
         )
     return GameCode(SPIDER, suits, False, int(digits), "KP")
 
@@ -206,7 +223,9 @@ class Setup:
     @property
     def name(self) -> str:
         """The game code, or ``explicit deal <id>`` for a written-out layout."""
-        return self.code.canonical if self.code is not None else f"explicit deal {self.deal_id}"
+        if self.code is not None:
+            return self.code.canonical
+        return N_("explicit deal {id}", id=self.deal_id)
 
 
 def canonical_layout(layout: Layout, permissive: bool) -> str:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Any
 
 import yaml
 
-from spidercli.cards import SUIT_NAMES, card_str, card_words, parse_card
+from spidercli.cards import card_str, card_words, parse_card
 from spidercli.codes import Layout, Setup, ordered_deck
-from spidercli.messages import ascii_note, quoted
+from spidercli.messages import N_, Nn_, Text, ascii_note, message_of, prefixed, quoted
 from spidercli.rules import GAMES
 from spidercli.yamlreader import STR_TAG, Checker, LogError, kind_of, line_of
 
@@ -19,6 +20,25 @@ DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
 MOVE_RULES = ("classic", "permissive")
 
 _CARD_SEPARATORS = re.compile(r"[ \t\r\n,]+")
+
+
+class CardWords(Text):
+    """A card in words: ``the 10 of spades`` in English, said in the language in use as the
+    text report names cards (``piková 10``, ``pata-10``)."""
+
+    def __new__(cls, card: int) -> CardWords:
+        made = str.__new__(cls, card_words(card))
+        made.msgid = str(made)
+        made.fields = {"card": card}
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[int], dict[str, Any]]:  # type: ignore[override]
+        return (self.fields["card"],), {}
+
+    def said(self) -> str:
+        from spidercli.render import card_name
+
+        return card_name(self.fields["card"])
 
 
 def _cards(c: Checker, node: yaml.Node, what: str) -> list[tuple[int, int]]:
@@ -30,19 +50,22 @@ def _cards(c: Checker, node: yaml.Node, what: str) -> list[tuple[int, int]]:
         items = [node]
     else:
         raise c.fail(
-            f"{what} must be cards, as text ('9S 8H KD') or a list ([9S, 8H, KD]), "
-            f"not {kind_of(node)}",
+            N_(
+                "{what} must be cards, as text ('9S 8H KD') or a list ([9S, 8H, KD]), not {kind}",
+                what=what,
+                kind=kind_of(node),
+            ),
             node,
         )
     for item in items:
-        text = c.text(item, f"{what}: a card")
+        text = c.text(item, N_("{what}: a card", what=what))
         for token in _CARD_SEPARATORS.split(text):
             if not token:
                 continue
             try:
                 out.append((parse_card(token), line_of(item)))
             except ValueError as err:
-                raise c.fail(f"{what}: {err}", item) from err
+                raise c.fail(prefixed(what, message_of(err)), item) from err
     return out
 
 
@@ -52,17 +75,23 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
     for required in ("game", "columns", "stock"):
         if required not in fields:
             raise c.fail(
-                f"deal has no {required!r} key: expected game (spider or spiderette), "
-                "rule (classic or permissive, optional), columns (each column's cards bottom "
-                "to top) and stock (in dealing order)",
+                N_(
+                    "deal has no {key!r} key: expected game (spider or spiderette), "
+                    "rule (classic or permissive, optional), columns (each column's cards bottom "
+                    "to top) and stock (in dealing order)",
+                    key=required,
+                ),
                 node,
             )
     game_node = fields["game"][1]
     name = c.word(game_node, "deal.game")
     if name not in GAMES:
         raise c.fail(
-            f"deal.game: {quoted(name)} is not a game{ascii_note(name)}; expected spider or "
-            "spiderette",
+            N_(
+                "deal.game: {name} is not a game{note}; expected spider or spiderette",
+                name=quoted(name),
+                note=ascii_note(name),
+            ),
             game_node,
         )
     game = GAMES[name]
@@ -73,8 +102,11 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
         rule = c.word(rule_node, "deal.rule")
         if rule not in MOVE_RULES:
             raise c.fail(
-                f"deal.rule: {quoted(rule)} is not a move rule{ascii_note(rule)}; expected "
-                "classic or permissive",
+                N_(
+                    "deal.rule: {rule} is not a move rule{note}; expected classic or permissive",
+                    rule=quoted(rule),
+                    note=ascii_note(rule),
+                ),
                 rule_node,
             )
         permissive = rule == "permissive"
@@ -82,23 +114,41 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
     cols_node = fields["columns"][1]
     if not isinstance(cols_node, yaml.SequenceNode):
         raise c.fail(
-            f"deal.columns must be a list of {game.columns} columns, not {kind_of(cols_node)}",
+            N_(
+                "deal.columns must be a list of {n} columns, not {kind}",
+                n=game.columns,
+                kind=kind_of(cols_node),
+            ),
             cols_node,
         )
     if len(cols_node.value) != game.columns:
         raise c.fail(
-            f"deal.columns: {game.title} has {game.columns} columns, not {len(cols_node.value)}",
+            N_(
+                "deal.columns: {game} has {n} columns, not {given}",
+                game=game.title,
+                n=game.columns,
+                given=len(cols_node.value),
+            ),
             fields["columns"][0],
         )
     columns = []
     placed: list[tuple[int, int]] = []
     for i, (col_node, size) in enumerate(zip(cols_node.value, game.column_sizes, strict=True)):
-        cards = _cards(c, col_node, f"deal.columns, column {i + 1}")
+        cards = _cards(c, col_node, N_("deal.columns, column {column}", column=i + 1))
         if len(cards) != size:
             raise c.fail(
-                f"deal.columns, column {i + 1} has {len(cards)} card{'s' * (len(cards) != 1)}; "
-                f"{game.title} deals {size} to it ({game.title}'s columns hold "
-                f"{', '.join(map(str, game.column_sizes))})",
+                Nn_(
+                    "deal.columns, column {column} has {n} card; {game} deals {size} to it "
+                    "({game}'s columns hold {sizes})",
+                    "deal.columns, column {column} has {n} cards; {game} deals {size} to it "
+                    "({game}'s columns hold {sizes})",
+                    len(cards),
+                    column=i + 1,
+                    n=len(cards),
+                    game=game.title,
+                    size=size,
+                    sizes=", ".join(map(str, game.column_sizes)),
+                ),
                 col_node,
             )
         columns.append(tuple(card for card, _ in cards))
@@ -108,8 +158,15 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
     want = sum(game.deal_sizes)
     if len(stock) != want:
         raise c.fail(
-            f"deal.stock has {len(stock)} card{'s' * (len(stock) != 1)}; a {game.title} stock "
-            f"holds {want} ({game.cards} cards in all)",
+            Nn_(
+                "deal.stock has {n} card; a {game} stock holds {want} ({cards} cards in all)",
+                "deal.stock has {n} cards; a {game} stock holds {want} ({cards} cards in all)",
+                len(stock),
+                n=len(stock),
+                game=game.title,
+                want=want,
+                cards=game.cards,
+            ),
             fields["stock"][0],
         )
     placed.extend(stock)
@@ -119,18 +176,32 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
         suits_node = fields["suits"][1]
         suits = c.integer(suits_node, "deal.suits")
         if suits not in (1, 2, 4):
-            raise c.fail(f"deal.suits: {suits} suits; expected 1, 2 or 4", suits_node)
+            raise c.fail(
+                N_("deal.suits: {suits} suits; expected 1, 2 or 4", suits=suits), suits_node
+            )
     else:
         suits = 1 if used <= {0} else 2 if used <= {0, 1} else 4
     copies = game.cards // (13 * suits)
-    deck = f"a {suits}-suit {game.title} deck"
+    deck = N_("a {suits}-suit {game} deck", suits=suits, game=game.title)
     counts: dict[int, int] = {}
     first: dict[int, int] = {}
     for card, line in placed:
         if card >> 4 >= suits:
-            names = " and ".join(SUIT_NAMES[:suits]) if suits > 1 else "spades only"
+            names = (
+                N_("spades only")
+                if suits == 1
+                else N_("spades and hearts")
+                if suits == 2
+                else N_("spades and hearts and diamonds and clubs")
+            )
             raise LogError(
-                f"deal: {card_str(card)} ({card_words(card)}) is not in {deck} ({names})",
+                N_(
+                    "deal: {card} ({words}) is not in {deck} ({names})",
+                    card=card_str(card),
+                    words=CardWords(card),
+                    deck=deck,
+                    names=names,
+                ),
                 path=c.path,
                 line=line,
             )
@@ -141,9 +212,19 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
             totals = Counter(other for other, _ in placed)
             missing = next(m for m in ordered_deck(game, suits) if totals[m] < copies)
             raise LogError(
-                f"deal: {card_str(card)} ({card_words(card)}) is given {totals[card]} times "
-                f"(first on line {first[card]}, again here); {deck} holds {copies} of each "
-                f"card, and {card_str(missing)} ({card_words(missing)}) is missing",
+                N_(
+                    "deal: {card} ({words}) is given {times} times (first on line {first}, "
+                    "again here); {deck} holds {copies} of each card, and {missing} "
+                    "({missing_words}) is missing",
+                    card=card_str(card),
+                    words=CardWords(card),
+                    times=totals[card],
+                    first=first[card],
+                    deck=deck,
+                    copies=copies,
+                    missing=card_str(missing),
+                    missing_words=CardWords(missing),
+                ),
                 path=c.path,
                 line=line,
             )

@@ -2,14 +2,16 @@
 
 An ``InputError`` carries its message, the file and line it points at (when one applies) and the
 exit status the command ends with (2: the input is unusable). ``str(err)`` is the message a person
-reads: ``path:line: message``. The log reader's errors (``LogError``), a ruleset that cannot play
+reads: ``path:line: message``, in English (JSON and every machine format carry it); when the
+message is a ``messages.Text`` (made with ``N_``), ``said()`` is the same error in the language
+of ``--lang``. The log reader's errors (``LogError``), a ruleset that cannot play
 the game, two logs that cannot be judged together and a KPat save that cannot be imported are all
 ``InputError``s.
 """
 
 from __future__ import annotations
 
-from spidercli.messages import located
+from spidercli.messages import located, said
 
 INPUT_ERROR_STATUS = 2  # the exit status of unusable input
 
@@ -27,6 +29,10 @@ class InputError(ValueError):
 
     def __str__(self) -> str:
         return located(self.path, self.line, self.message)
+
+    def said(self) -> str:
+        """``str(self)`` in the language in use (English when the message is a plain string)."""
+        return said(str(self))
 
 
 __all__ = ["INPUT_ERROR_STATUS", "InputError"]

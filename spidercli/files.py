@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from spidercli.messages import N_, Nn_
+
 # The most one log may hold. A finished game's log is a few KB and a long one with every undo
 # some 100 KB; a log of the worst kind at this size still replays in a few seconds and well
 # under 400 MB (docs/input-safety.md has the figures).
@@ -46,26 +48,31 @@ class NotRegularFile(OSError):
 def kind_of(mode: int) -> str:
     """What a file of this ``st_mode`` is, in words."""
     if stat.S_ISDIR(mode):
-        return "a directory"
+        return N_("a directory")
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return N_("a FIFO (named pipe)")
     if stat.S_ISCHR(mode):
-        return "a character device"
+        return N_("a character device")
     if stat.S_ISBLK(mode):
-        return "a block device"
+        return N_("a block device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return N_("a socket")
+    return N_("not a regular file")
 
 
 def _size_text(n: int) -> str:
-    return f"{n / (1 << 20):g} MiB" if n >= 1 << 20 and n % (1 << 16) == 0 else f"{n:,} bytes"
+    if n >= 1 << 20 and n % (1 << 16) == 0:
+        return N_("{n:g} MiB", n=n / (1 << 20))
+    return Nn_("{n:,} byte", "{n:,} bytes", n, n=n)
 
 
 def _too_big(limit: int, size: str) -> Unreadable:
     return Unreadable(
-        f"is larger ({size}) than the limit of {_size_text(limit)} for one log; "
-        "--max-log-bytes raises it"
+        N_(
+            "is larger ({size}) than the limit of {limit} for one log; --max-log-bytes raises it",
+            size=size,
+            limit=_size_text(limit),
+        )
     )
 
 
@@ -75,7 +82,7 @@ def read_limited(path: str | Path, limit: int) -> bytes:
     if str(path) == STDIN:
         data = read_stdin(limit)
         if len(data) > limit:
-            raise _too_big(limit, f"more than {_size_text(limit)}")
+            raise _too_big(limit, N_("more than {size}", size=_size_text(limit)))
         return data
     # Looked at before it is opened (opening some devices does something), then opened
     # non-blocking and looked at again: what was swapped in between is refused too.
@@ -88,11 +95,11 @@ def read_limited(path: str | Path, limit: int) -> bytes:
     try:
         fd = os.open(path, flags)
     except FileNotFoundError as err:
-        raise Unreadable("no such file") from err
+        raise Unreadable(N_("no such file")) from err
     except IsADirectoryError as err:  # Windows
-        raise Unreadable("is a directory, not a move log file") from err
+        raise Unreadable(N_("is a directory, not a move log file")) from err
     except PermissionError as err:
-        raise Unreadable("cannot be read: permission denied") from err
+        raise Unreadable(N_("cannot be read: permission denied")) from err
     except OSError as err:
         if err.errno == errno.ENXIO:  # a socket, or a FIFO's peer gone
             try:
@@ -102,14 +109,14 @@ def read_limited(path: str | Path, limit: int) -> bytes:
             if mode and not stat.S_ISREG(mode):
                 raise Unreadable(_not_regular(mode)) from err
         if err.errno == errno.ELOOP:
-            raise Unreadable("cannot be read: a loop of symbolic links") from err
-        raise Unreadable(f"cannot be read: {err.strerror or err}") from err
+            raise Unreadable(N_("cannot be read: a loop of symbolic links")) from err
+        raise Unreadable(N_("cannot be read: {reason}", reason=err.strerror or str(err))) from err
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise Unreadable(_not_regular(info.st_mode))
         if info.st_size > limit:
-            raise _too_big(limit, f"{info.st_size:,} bytes")
+            raise _too_big(limit, Nn_("{n:,} byte", "{n:,} bytes", info.st_size, n=info.st_size))
         chunks = []
         left = limit + 1  # one byte more than allowed: a file that grew is caught too
         while left > 0:
@@ -123,11 +130,11 @@ def read_limited(path: str | Path, limit: int) -> bytes:
             left -= len(chunk)
         data = b"".join(chunks)
     except OSError as err:
-        raise Unreadable(f"cannot be read: {err.strerror or err}") from err
+        raise Unreadable(N_("cannot be read: {reason}", reason=err.strerror or str(err))) from err
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise _too_big(limit, f"more than {_size_text(limit)}")
+        raise _too_big(limit, N_("more than {size}", size=_size_text(limit)))
     return data
 
 
@@ -135,20 +142,20 @@ def read_stdin(limit: int) -> bytes:
     """At most ``limit + 1`` bytes of standard input (the caller checks the limit)."""
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
-        raise Unreadable("cannot be read: standard input is closed")
+        raise Unreadable(N_("cannot be read: standard input is closed"))
     try:
         data: bytes = stream.read(limit + 1)
     except OSError as err:
-        raise Unreadable(f"cannot be read: {err.strerror or err}") from err
+        raise Unreadable(N_("cannot be read: {reason}", reason=err.strerror or str(err))) from err
     return data
 
 
 def _not_regular(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "is a directory, not a move log file"
-    return (
-        f"is {kind_of(mode)}, not a regular file: only regular files and - (standard input) "
-        "are read"
+        return N_("is a directory, not a move log file")
+    return N_(
+        "is {kind}, not a regular file: only regular files and - (standard input) are read",
+        kind=kind_of(mode),
     )
 
 
@@ -171,8 +178,10 @@ def write_atomic(path: str | Path, text: str) -> None:
         info = None
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise NotRegularFile(
-            f"is {kind_of(info.st_mode)}, not a regular file: not replaced (only regular files "
-            "are written)"
+            N_(
+                "is {kind}, not a regular file: not replaced (only regular files are written)",
+                kind=kind_of(info.st_mode),
+            )
         )
     directory = os.path.dirname(target) or "."
     name = os.path.basename(target)

@@ -27,6 +27,7 @@ from spidercli.cards import cards_str
 from spidercli.engine import Game, Refusal
 from spidercli.files import write_atomic
 from spidercli.i18n import _, language, ngettext
+from spidercli.messages import said
 from spidercli.movelog import Entry
 from spidercli.render import describe, describe_deal, verdict
 from spidercli.replay import ReplayVisitor, Report
@@ -245,7 +246,7 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
         "stock": [_stock(f.view.stock, f.view.deals_left) for f in frames],
     }
     first = frames[0]
-    title = _("{name} - spidercli replay").format(name=log.deal.name)
+    title = _("{name} - spidercli replay").format(name=said(log.deal.name))
     style = _template("replay.css") + STYLE
     script = _template("replay.js")
     board = (
@@ -257,7 +258,7 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
         _template("replay.html"),
         {
             "title": html.escape(title),
-            "heading": html.escape(_("{name}: replay").format(name=log.deal.name)),
+            "heading": html.escape(_("{name}: replay").format(name=said(log.deal.name))),
             "file": html.escape(log.path),
             "facts": facts,
             "last": str(last.index),
@@ -316,13 +317,18 @@ def _labels() -> dict[str, str]:
 
 def error_page(path: str, message: str, line: int | None) -> str:
     """The page for a log that could not be replayed at all (unreadable, not a log)."""
-    where = f"line {line}: " if line is not None else ""
-    facts = _facts([("File", path, "mono"), ("Verdict", f"INVALID INPUT: {where}{message}", "bad")])
+    where = _("line {line}: ").format(line=line) if line is not None else ""
+    verdict = _("INVALID INPUT: {where}{message}").format(where=where, message=said(message))
+    facts = _facts([(_("File"), path, "mono"), (_("Verdict"), verdict, "bad")])
+    intro = _("Move log {file}: it could not be replayed.").format(
+        file=f"<code>{html.escape(path)}</code>"
+    )
     return fill(
         _template("error.html"),
         {
+            "lang": language(),
             "title": html.escape(f"{path} - spidercli"),
-            "file": html.escape(path),
+            "intro": intro,
             "facts": facts,
             "csp": csp(_template("replay.css"), None),
             "style": _template("replay.css"),
@@ -342,7 +348,10 @@ def frame_svg(frame: Frame, name: str) -> str:
             where = _("after entry {index} `{text}` (line {line})")
         where = where.format(index=entry.index, text=entry.text, line=entry.line)
     return board_svg(
-        frame.view, title=f"{name}, {where}", description=frame.words, highlight=frame.highlight
+        frame.view,
+        title=f"{said(name)}, {where}",
+        description=frame.words,
+        highlight=frame.highlight,
     )
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from spidercli.errors import InputError
-from spidercli.messages import shown, shown_path
+from spidercli.i18n import _
+from spidercli.messages import N_, message_of, said, shown, shown_path
 from spidercli.movelog import MoveLog
 from spidercli.replay import Report, replay
 from spidercli.rules import DUEL, check_playable
@@ -67,7 +68,7 @@ def check_pair(a: MoveLog, b: MoveLog) -> None:
         try:
             check_playable(DUEL, log.deal.game, log.deal.suits)
         except ValueError as err:
-            raise DuelError(str(err), path=log.path, line=log.game_line) from err
+            raise DuelError(message_of(err), path=log.path, line=log.game_line) from err
     if a.deal.deal_id != b.deal.deal_id:
         raise DuelError(
             f"{b.deal.name} is not the deal of {shown_path(a.path)} ({a.deal.name}): "
@@ -88,29 +89,47 @@ def judge(a: MoveLog, b: MoveLog) -> Judgement:
     reports = (replay(a, rules=DUEL), replay(b, rules=DUEL))  # check_pair ruled out RulesError
     ra, rb = reports
     if not ra.ok and not rb.ok:
-        return Judgement(reports, None, "both logs fail verification: neither wins")
+        return Judgement(reports, None, N_("both logs fail verification: neither wins"))
     if not ra.ok or not rb.ok:
         w = 0 if ra.ok else 1
-        return Judgement(reports, w, f"{_name(reports[1 - w], 1 - w)} fails verification")
+        return Judgement(
+            reports, w, N_("{name} fails verification", name=_name(reports[1 - w], 1 - w))
+        )
     sa, sb = ra.game.score, rb.game.score
     if sa != sb:
         w = 0 if sa > sb else 1
-        return Judgement(reports, w, f"higher score ({max(sa, sb)} to {min(sa, sb)})")
+        return Judgement(
+            reports, w, N_("higher score ({high} to {low})", high=max(sa, sb), low=min(sa, sb))
+        )
     ta, tb = a.time, b.time
     if ta is not None and tb is not None and ta != tb:
         w = 0 if ta < tb else 1
         return Judgement(
             reports,
             w,
-            f"equal scores ({sa}); shorter time ({min(ta, tb):g} s to {max(ta, tb):g} s)",
+            N_(
+                "equal scores ({score}); shorter time ({short:g} s to {long:g} s)",
+                score=sa,
+                short=min(ta, tb),
+                long=max(ta, tb),
+            ),
         )
     ma, mb = ra.game.moves, rb.game.moves
     if ma != mb:
         w = 0 if ma < mb else 1
         return Judgement(
-            reports, w, f"equal scores ({sa}); fewer moves ({min(ma, mb)} to {max(ma, mb)})"
+            reports,
+            w,
+            N_(
+                "equal scores ({score}); fewer moves ({fewer} to {more})",
+                score=sa,
+                fewer=min(ma, mb),
+                more=max(ma, mb),
+            ),
         )
-    return Judgement(reports, None, f"a draw: equal scores ({sa}) and moves ({ma})")
+    return Judgement(
+        reports, None, N_("a draw: equal scores ({score}) and moves ({moves})", score=sa, moves=ma)
+    )
 
 
 def duel_text(judgement: Judgement) -> str:
@@ -119,34 +138,43 @@ def duel_text(judgement: Judgement) -> str:
 
     def status(r: Report) -> str:
         if r.illegal:
-            return f"INVALID: {r.illegal[0].placed}"
+            return _("INVALID: {reason}").format(reason=said(r.illegal[0].placed))
         if r.mismatches:
-            return "INVALID: " + ", ".join(
-                f"{m.key} {m.actual} not {m.expected}" for m in r.mismatches
+            return _("INVALID: {reason}").format(
+                reason=", ".join(
+                    _("{key} {actual} not {expected}").format(
+                        key=m.key, actual=m.actual, expected=m.expected
+                    )
+                    for m in r.mismatches
+                )
             )
-        return "VALID"
+        return _("VALID")
 
     def secs(r: Report) -> str:
         return "-" if r.log.time is None else f"{r.log.time:g} s"
 
     rows = [
         ("", "A", "B"),
-        ("Log", shown_path(ra.log.path), shown_path(rb.log.path)),
-        ("Player", shown(ra.log.player or "-"), shown(rb.log.player or "-")),
-        ("Verdict", status(ra), status(rb)),
-        ("Result", ra.result, rb.result),
-        ("Score", str(ra.game.score), str(rb.game.score)),
-        ("Moves", str(ra.game.moves), str(rb.game.moves)),
-        ("Runs", *(f"{r.game.runs}/{r.game.kind.runs_to_win}" for r in (ra, rb))),
-        ("Time", secs(ra), secs(rb)),
+        (_("Log"), shown_path(ra.log.path), shown_path(rb.log.path)),
+        (_("Player"), shown(ra.log.player or "-"), shown(rb.log.player or "-")),
+        (_("Verdict"), status(ra), status(rb)),
+        (_("Result"), ra.result, rb.result),
+        (_("Score"), str(ra.game.score), str(rb.game.score)),
+        (_("Moves"), str(ra.game.moves), str(rb.game.moves)),
+        (_("Runs"), *(f"{r.game.runs}/{r.game.kind.runs_to_win}" for r in (ra, rb))),
+        (_("Time"), secs(ra), secs(rb)),
     ]
     width = max(len(row[1]) for row in rows) + 3
-    lines = [f"Duel     {ra.log.deal.name} under duel rules (StarGames)", ""]
+    duel, winner = _("Duel"), _("Winner")
+    lines = [
+        f"{duel:<9}" + _("{deal} under duel rules (StarGames)").format(deal=said(ra.log.deal.name)),
+        "",
+    ]
     lines += [f"{label:<9}{left:<{width}}{right}".rstrip() for label, left, right in rows]
     lines.append("")
     if judgement.winner is None:
-        lines.append(f"Winner   none: {judgement.reason}")
+        who = _("none")
     else:
-        winner = _name(judgement.reports[judgement.winner], judgement.winner)
-        lines.append(f"Winner   {winner}: {judgement.reason}")
+        who = _name(judgement.reports[judgement.winner], judgement.winner)
+    lines.append(f"{winner:<9}{who}: {said(judgement.reason)}")
     return "\n".join(lines) + "\n"

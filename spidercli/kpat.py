@@ -31,6 +31,7 @@ from spidercli.engine import Game
 from spidercli.errors import InputError
 from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
 from spidercli.logwriter import format_log
+from spidercli.messages import N_
 from spidercli.rules import KPAT, SPIDER
 
 MAX_SAVE_BYTES = 4 * 1024 * 1024  # a long KPat Spider save is under 100 KiB
@@ -125,19 +126,24 @@ def read_xml(path: str | Path) -> Element:
         with open(path, "rb") as handle:
             data = handle.read(MAX_SAVE_BYTES + 1)
     except IsADirectoryError as err:
-        raise SaveError("is a directory, not a KPat save", path=name) from err
+        raise SaveError(N_("is a directory, not a KPat save"), path=name) from err
     except FileNotFoundError as err:
-        raise SaveError("no such file", path=name) from err
+        raise SaveError(N_("no such file"), path=name) from err
     except OSError as err:
-        raise SaveError(f"cannot be read: {err.strerror or err}", path=name) from err
+        raise SaveError(
+            N_("cannot be read: {reason}", reason=err.strerror or str(err)), path=name
+        ) from err
     if len(data) > MAX_SAVE_BYTES:
         raise SaveError(
-            f"is larger than {MAX_SAVE_BYTES // (1024 * 1024)} MiB: not a KPat save of Spider "
-            "(a long game's save is under 100 KiB)",
+            N_(
+                "is larger than {size} MiB: not a KPat save of Spider (a long game's save is "
+                "under 100 KiB)",
+                size=MAX_SAVE_BYTES // (1024 * 1024),
+            ),
             path=name,
         )
     if not data.strip():
-        raise SaveError("is empty: expected KPat's saved game (XML)", path=name)
+        raise SaveError(N_("is empty: expected KPat's saved game (XML)"), path=name)
     builder = _Builder()
     try:
         defusedxml.sax.parseString(
@@ -145,13 +151,16 @@ def read_xml(path: str | Path) -> Element:
         )
     except defusedxml.EntitiesForbidden as err:
         raise SaveError(
-            f"refused: the XML declares an entity ({_clip(str(err.name))!r}); KPat's saves "
-            "declare none, and entities can blow up in memory",
+            N_(
+                "refused: the XML declares an entity ({entity!r}); KPat's saves declare none, "
+                "and entities can blow up in memory",
+                entity=_clip(str(err.name)),
+            ),
             path=name,
         ) from err
     except (defusedxml.ExternalReferenceForbidden, defusedxml.DTDForbidden) as err:
         raise SaveError(
-            "refused: the XML refers to an external resource; KPat's saves refer to none",
+            N_("refused: the XML refers to an external resource; KPat's saves refer to none"),
             path=name,
         ) from err
     except defusedxml.DefusedXmlException as err:
@@ -159,16 +168,27 @@ def read_xml(path: str | Path) -> Element:
     except xml.sax.SAXParseException as err:
         column = (err.getColumnNumber() or 0) + 1
         raise SaveError(
-            f"is not well-formed XML: {err.getMessage()} (column {column})",
+            N_(
+                "is not well-formed XML: {problem} (column {column})",
+                problem=err.getMessage(),
+                column=column,
+            ),
             path=name,
             line=err.getLineNumber(),
         ) from err
     except _TooMany as err:
         raise SaveError(
-            f"holds more than {MAX_ELEMENTS:,} XML elements: not a KPat save of Spider", path=name
+            N_("holds more than {n:,} XML elements: not a KPat save of Spider", n=MAX_ELEMENTS),
+            path=name,
         ) from err
     except xml.sax.SAXException as err:
-        raise SaveError(f"cannot be read as XML: {err}", path=name) from err
+        raise SaveError(
+            N_("cannot be read as XML: {problem}", problem=str(err)), path=name
+        ) from err
+    except LookupError as err:  # <?xml encoding="TF-8"?>: a codec Python does not know
+        raise SaveError(
+            N_("cannot be read as XML: {problem}", problem=_clip(str(err))), path=name
+        ) from err
     assert builder.root is not None  # a well-formed document has a root
     return builder.root
 
@@ -215,12 +235,21 @@ class _Reader:
         value = _int(text)
         if value == 3:
             raise self.fail(
-                "is KPat's 3-suit Spider: spidercli has no such deck (it plays 1, 2 or 4 suits)",
+                N_(
+                    "is KPat's 3-suit Spider: spidercli has no such deck (it plays 1, 2 or 4 suits)"
+                ),
                 root,
             )
         if value not in (1, 2, 4):
-            shown = "missing" if text is None else repr(text)
-            raise self.fail(f"{attr} is {shown}: expected Spider's suit count 1, 2 or 4", root)
+            shown = N_("missing") if text is None else repr(text)
+            raise self.fail(
+                N_(
+                    "{attr} is {value}: expected Spider's suit count 1, 2 or 4",
+                    attr=attr,
+                    value=shown,
+                ),
+                root,
+            )
         return value
 
     def number(self, text: str | None) -> int | None:
@@ -237,8 +266,11 @@ def read_save(path: str | Path) -> KPatSave:
     if root.name == "dealer":
         return _read_legacy(name, root)
     raise SaveError(
-        f"is not a KPat save: its root element is <{root.name}>, expected <kpat-game> "
-        "(or <dealer>, KPat's older format)",
+        N_(
+            "is not a KPat save: its root element is <{root}>, expected <kpat-game> (or "
+            "<dealer>, KPat's older format)",
+            root=root.name,
+        ),
         path=name,
         line=root.line,
     )
@@ -249,8 +281,10 @@ def _read_game(name: str, root: Element) -> KPatSave:
     game_type = root.attrs.get("game-type")
     if game_type != "spider":
         raise r.fail(
-            f"is a KPat save of {game_type or 'an unnamed game'!s}, not of Spider: "
-            "spidercli imports Spider only",
+            N_(
+                "is a KPat save of {game}, not of Spider: spidercli imports Spider only",
+                game=game_type or N_("an unnamed game"),
+            ),
             root,
         )
     suits = r.suits(root.attrs.get("game-type-options"), root, "game-type-options")
@@ -262,18 +296,32 @@ def _read_game(name: str, root: Element) -> KPatSave:
     current: int | None = None
     if len(root.children) > MAX_STATES:
         raise r.fail(
-            f"holds {len(root.children):,} states; spidercli imports games of up to "
-            f"{MAX_STATES:,} steps",
+            N_(
+                "holds {n:,} states; spidercli imports games of up to {most:,} steps",
+                n=len(root.children),
+                most=MAX_STATES,
+            ),
             root,
         )
     for state in root.children:
         if state.name != "state":
-            raise r.fail(f"expected a <state> element, found <{state.name}>", state)
+            raise r.fail(
+                N_("expected a <{want}> element, found <{found}>", want="state", found=state.name),
+                state,
+            )
         if current is None and state.attrs.get("current") == "true":
             current = len(states)
         for move in state.children:
             if move.name != "move":
-                raise r.fail(f"expected a <move> element in <state>, found <{move.name}>", move)
+                raise r.fail(
+                    N_(
+                        "expected a <{want}> element in <{parent}>, found <{found}>",
+                        want="move",
+                        parent="state",
+                        found=move.name,
+                    ),
+                    move,
+                )
             pile = move.attrs.get("pile", "")
             m = _PILE_RE.fullmatch(pile)
             if m is None or int(m.group(2)) >= _PILE_COUNTS[m.group(1)]:
@@ -316,7 +364,7 @@ def _read_game(name: str, root: Element) -> KPatSave:
             )
         states.append(SaveState(state.line, _piles(r, where, state)))
     if not states:
-        raise r.fail("holds no <state>: a KPat save has one per step of the game", root)
+        raise r.fail(N_("holds no <state>: a KPat save has one per step of the game"), root)
     if current is None:  # KPat then takes the last state as the current one
         current = len(states) - 1
     return KPatSave(name, suits, number, tuple(states), current)
@@ -324,7 +372,15 @@ def _read_game(name: str, root: Element) -> KPatSave:
 
 def _card_id(r: _Reader, card: Element, known: set[int], suits: int) -> int:
     if card.name != "card":
-        raise r.fail(f"expected a <card> element in <move>, found <{card.name}>", card)
+        raise r.fail(
+            N_(
+                "expected a <{want}> element in <{parent}>, found <{found}>",
+                want="card",
+                parent="move",
+                found=card.name,
+            ),
+            card,
+        )
     text = card.attrs.get("id")
     card_id = _int(text)
     if card_id is None or card_id not in known:
@@ -388,7 +444,7 @@ def _read_legacy(name: str, root: Element) -> KPatSave:
     elif implied is not None:
         suits = r.suits(str(implied), root, "id")
     else:
-        raise r.fail("names no suit count (options=): expected 1, 2 or 4", root)
+        raise r.fail(N_("names no suit count (options=): expected 1, 2 or 4"), root)
     known = set(kpat_ids(suits))
     free = {cid & 0xFFFF: 0 for cid in known}  # how many of each suit/rank are placed
     where: dict[int, tuple[str, int, bool]] = {}

@@ -10,6 +10,8 @@ error that points into a file is written ``path:line: message`` by ``located``, 
 
 from __future__ import annotations
 
+from typing import Any
+
 LIMIT = 200  # characters of user text echoed in one message
 
 
@@ -50,7 +52,7 @@ def ascii_note(text: str) -> str:
     character, or ``""``."""
     for ch in text:
         if ord(ch) > 0x7F:
-            return f" (U+{ord(ch):04X} is not ASCII)"
+            return N_(" ({code} is not ASCII)", code="U+" + format(ord(ch), "04X"))
     return ""
 
 
@@ -62,11 +64,155 @@ def shown_path(path: str) -> str:
     return f"{_escaped(path[:half])}...{_escaped(path[-half:])}"
 
 
+class Text(str):
+    """A message for people that is English as a string and can be said in another language.
+
+    ``N_("expected {what}", what=...)`` is the English sentence, a ``str`` like any other: JSON,
+    JSONL, CSV, JUnit and every machine format use it, so they stay the same bytes in every
+    language. ``said(text)`` is the same sentence in the language in use (``--lang``): the
+    catalog's translation of the message id, formatted with the same fields (a field that is
+    itself a ``Text`` is said too). Plain strings pass through ``said`` unchanged.
+    """
+
+    msgid: str
+    fields: dict[str, Any]
+
+    def __new__(cls, msgid: str, /, **fields: Any) -> Text:
+        made = super().__new__(cls, msgid.format(**fields))
+        made.msgid = msgid
+        made.fields = fields
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:  # pickled to workers
+        return (self.msgid,), self.fields
+
+    def said(self) -> str:
+        from spidercli.i18n import _, language
+
+        if language() == "en":
+            return str(self)
+        fields = {k: said(v) if isinstance(v, str) else v for k, v in self.fields.items()}
+        return _(self.msgid).format(**fields)
+
+
+class Plural(Text):
+    """A ``Text`` with a singular and a plural: said through the language's plural rule for
+    ``n`` (Czech has three forms: 1 tah, 2 tahy, 5 tahů)."""
+
+    plural: str
+    n: int
+
+    def __new__(cls, singular: str, plural: str, n: int, /, **fields: Any) -> Plural:
+        made = str.__new__(cls, (singular if n == 1 else plural).format(**fields))
+        made.msgid = singular
+        made.plural = plural
+        made.n = n
+        made.fields = fields
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str, int], dict[str, Any]]:  # type: ignore[override]
+        return (self.msgid, self.plural, self.n), self.fields
+
+    def said(self) -> str:
+        from spidercli.i18n import language, ngettext
+
+        if language() == "en":
+            return str(self)
+        fields = {k: said(v) if isinstance(v, str) else v for k, v in self.fields.items()}
+        return ngettext(self.msgid, self.plural, self.n).format(**fields)
+
+
+class Prepared(Text):
+    """A ``Text`` whose saying was built when it was made, for the language in use then (a
+    refusal sentence needs the position, which is at hand only while replaying)."""
+
+    def __new__(cls, english: str, lang: str, saying: str) -> Prepared:
+        made = str.__new__(cls, english)
+        made.msgid = english
+        made.fields = {"lang": lang, "saying": saying}
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str, str], dict[str, Any]]:  # type: ignore[override]
+        return (str(self), self.fields["lang"], self.fields["saying"]), {}
+
+    def said(self) -> str:
+        from spidercli.i18n import language
+
+        return str(self.fields["saying"]) if language() == self.fields["lang"] else str(self)
+
+
+class Located(Text):
+    """``path:line: message``: the place stays as it is, the message is said."""
+
+    def __new__(cls, where: str, message: str) -> Located:
+        made = str.__new__(cls, f"{where}: {message}")
+        made.msgid = "{where}: {message}"
+        made.fields = {"where": where, "message": message}
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, Any]]:  # type: ignore[override]
+        return (self.fields["where"], self.fields["message"]), {}
+
+    def said(self) -> str:
+        return f"{said(self.fields['where'])}: {said(self.fields['message'])}"
+
+
+class Joined(Text):
+    """Several messages joined by ``sep`` (``"; "``), each said in turn."""
+
+    def __new__(cls, sep: str, items: list[str]) -> Joined:
+        made = str.__new__(cls, sep.join(items))
+        made.msgid = sep
+        made.fields = {"items": list(items)}
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, list[str]], dict[str, Any]]:  # type: ignore[override]
+        return (self.msgid, self.fields["items"]), {}
+
+    def said(self) -> str:
+        return self.msgid.join(said(item) for item in self.fields["items"])
+
+
+def N_(msgid: str, /, **fields: Any) -> Text:
+    """A ``Text``: ``msgid`` formatted with ``fields`` in English, said later in any language."""
+    return Text(msgid, **fields)
+
+
+def Nn_(singular: str, plural: str, n: int, /, **fields: Any) -> Plural:
+    """``N_`` with a plural: the form for ``n``, chosen again in the language it is said in."""
+    return Plural(singular, plural, n, **fields)
+
+
+def prefixed(where: str, message: str) -> str:
+    """``where: message`` (``game: ...``, ``moves, entry 3: ...``); a ``Text`` message, or a
+    ``Text`` place, stays one."""
+    if isinstance(message, Text) or isinstance(where, Text):
+        return Located(where, message)
+    return f"{where}: {message}"
+
+
+def message_of(err: BaseException) -> str:
+    """An exception's message, still a ``Text`` when it was raised with one (``str(err)`` would
+    turn it into a plain string)."""
+    if type(err).__str__ is not BaseException.__str__:  # its own (InputError: path:line: ...)
+        return str(err)
+    first = err.args[0] if len(err.args) == 1 else None
+    return first if isinstance(first, Text) else str(err)
+
+
+def said(text: str) -> str:
+    """``text`` in the language in use when it is a ``Text``; other strings as they are."""
+    return text.said() if isinstance(text, Text) else text
+
+
 def located(path: str | None, line: int | None, message: str) -> str:
-    """``path:line: message`` (``path: message`` when no line applies)."""
+    """``path:line: message`` (``path: message`` when no line applies); a ``Text`` message
+    stays one, so that it can still be said in another language."""
     where = shown_path(path) if path is not None else "<log>"
     if line is not None:
         where += f":{line}"
+    if isinstance(message, Text):
+        return Located(where, message)
     return f"{where}: {message}"
 
 
@@ -75,4 +221,22 @@ def error_json(message: str, line: int | None) -> dict[str, object]:
     return {"error": {"message": message, "line": line}}
 
 
-__all__ = ["LIMIT", "ascii_note", "error_json", "located", "quoted", "shown", "shown_path"]
+__all__ = [
+    "LIMIT",
+    "N_",
+    "Joined",
+    "Located",
+    "Nn_",
+    "Plural",
+    "Prepared",
+    "Text",
+    "ascii_note",
+    "error_json",
+    "located",
+    "message_of",
+    "prefixed",
+    "quoted",
+    "said",
+    "shown",
+    "shown_path",
+]

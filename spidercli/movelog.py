@@ -19,7 +19,7 @@ from spidercli.codes import CodeError, GameCode, Setup, parse_code
 from spidercli.deals import deal_lines, parse_deal
 from spidercli.files import MAX_LOG_BYTES
 from spidercli.logwriter import format_log
-from spidercli.messages import ascii_note, quoted
+from spidercli.messages import N_, ascii_note, message_of, prefixed, quoted
 from spidercli.yamlreader import (
     CONSTRUCTOR,
     FLOAT_TAG,
@@ -86,21 +86,24 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     root = compose(text, path)
     if root is None:
         raise LogError(
-            "the file is empty: expected a mapping with at least 'game' and 'moves'", path=path
+            N_("the file is empty: expected a mapping with at least 'game' and 'moves'"), path=path
         )
     c = Checker(path, text)
     c.check(root)
-    top = c.mapping(root, "the log", TOP_KEYS)
+    top = c.mapping(root, N_("the log"), TOP_KEYS)
     if "game" in top and "deal" in top:
         raise c.fail(
-            "give either 'game' (a game code) or 'deal' (the cards written out), not both",
+            N_("give either 'game' (a game code) or 'deal' (the cards written out), not both"),
             top["deal"][0],
         )
     for required in ("game", "moves"):
         if required not in top and not (required == "game" and "deal" in top):
             raise c.fail(
-                f"the log has no {required!r} key: expected 'game' (a game code, or 'deal' "
-                "with the cards written out) and 'moves' (a list of actions)",
+                N_(
+                    "the log has no {key!r} key: expected 'game' (a game code, or 'deal' "
+                    "with the cards written out) and 'moves' (a list of actions)",
+                    key=required,
+                ),
                 root,
             )
 
@@ -109,7 +112,7 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
         try:
             deal = Setup.from_code(parse_code(c.text(game_node, "game")))
         except CodeError as err:
-            raise c.fail(f"game: {err}", game_node) from err
+            raise c.fail(prefixed("game", message_of(err)), game_node) from err
     else:
         game_node = top["deal"][0]
         deal = parse_deal(c, top["deal"][1])
@@ -124,24 +127,33 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     if "player" in top:
         node = top["player"][1]
         if not isinstance(node, yaml.ScalarNode) or node.tag == NULL_TAG:
-            raise c.fail(f"player must be text, not {kind_of(node)}", node)
+            raise c.fail(N_("player must be text, not {kind}", kind=kind_of(node)), node)
         player = str(node.value)
 
     seconds = None
     if "time" in top:
         node = top["time"][1]
         if not isinstance(node, yaml.ScalarNode) or node.tag not in (INT_TAG, FLOAT_TAG):
-            raise c.fail(f"time must be a number of seconds, not {kind_of(node)}", node)
+            raise c.fail(
+                N_("time must be a number of seconds, not {kind}", kind=kind_of(node)), node
+            )
         try:
             if not node.value.isascii() or len(node.value) > 40:  # float() takes "١" too
                 raise ValueError(node.value)
             seconds = float(CONSTRUCTOR.construct_object(node))
         except (yaml.YAMLError, ValueError, OverflowError) as err:
             raise c.fail(
-                f"time: {quoted(node.value)} is not a usable number{ascii_note(node.value)}", node
+                N_(
+                    "time: {value} is not a usable number{note}",
+                    value=quoted(node.value),
+                    note=ascii_note(node.value),
+                ),
+                node,
             ) from err
         if not 0 <= seconds < float("inf"):
-            raise c.fail(f"time: {quoted(node.value)} must be 0 seconds or more", node)
+            raise c.fail(
+                N_("time: {value} must be 0 seconds or more", value=quoted(node.value)), node
+            )
 
     expect = None
     if "expect" in top:
@@ -150,21 +162,27 @@ def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     moves_node = top["moves"][1]
     if not isinstance(moves_node, yaml.SequenceNode):
         raise c.fail(
-            f"moves must be a list of actions (use [] for none), not {kind_of(moves_node)}",
+            N_(
+                "moves must be a list of actions (use [] for none), not {kind}",
+                kind=kind_of(moves_node),
+            ),
             moves_node,
         )
     entries = []
     for i, node in enumerate(moves_node.value, start=1):
         if not isinstance(node, yaml.ScalarNode) or node.tag != STR_TAG:
             raise c.fail(
-                f"moves, entry {i}: expected an action such as '3>7' or 'deal', "
-                f"not {kind_of(node)}",
+                N_(
+                    "moves, entry {i}: expected an action such as '3>7' or 'deal', not {kind}",
+                    i=i,
+                    kind=kind_of(node),
+                ),
                 node,
             )
         try:
             action = parse_action(node.value)
         except ActionSyntaxError as err:
-            raise c.fail(f"moves, entry {i}: {err}", node) from err
+            raise c.fail(prefixed(N_("moves, entry {i}", i=i), message_of(err)), node) from err
         entries.append(Entry(i, line_of(node), node.value, action))
     return MoveLog(
         path, deal, line_of(game_node), rules, rules_line, player, expect, tuple(entries), seconds
@@ -179,8 +197,12 @@ def _expect(c: Checker, node: yaml.Node) -> Expect:
             result = c.word(value, "expect.result")
             if result not in RESULTS:
                 raise c.fail(
-                    f"expect.result: {quoted(result)} is not a result{ascii_note(result)}; "
-                    f"expected one of {', '.join(RESULTS)}",
+                    N_(
+                        "expect.result: {result} is not a result{note}; expected one of {choices}",
+                        result=quoted(result),
+                        note=ascii_note(result),
+                        choices=", ".join(RESULTS),
+                    ),
                     value,
                 )
             values[name] = result

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from spidercli.messages import N_, Nn_
+
 Show = str | set[object]  # "every", "none", or the entry numbers (0 the start) and "final"
 
 
@@ -23,8 +25,11 @@ def parse_show(value: str) -> Show:
             which.add(int(token))
         else:
             raise ValueError(
-                f"--show: {token!r} is not understood; expected final, every, none, or entry "
-                "numbers such as 0,12,final (0 is the start)"
+                N_(
+                    "--show: {token!r} is not understood; expected final, every, none, or entry "
+                    "numbers such as 0,12,final (0 is the start)",
+                    token=token,
+                )
             )
     return which
 
@@ -37,8 +42,16 @@ def check_show(which: Show, entries: int, name: str) -> None:
     past = sorted(n for n in which if isinstance(n, int) and n > entries)
     if past:
         raise ValueError(
-            f"--show: entry {past[0]} is past the end of {name}, which has "
-            f"{entries} entr{'y' if entries == 1 else 'ies'} (0 is the start)"
+            Nn_(
+                "--show: entry {entry} is past the end of {name}, which has {entries} entry "
+                "(0 is the start)",
+                "--show: entry {entry} is past the end of {name}, which has {entries} entries "
+                "(0 is the start)",
+                entries,
+                entry=past[0],
+                name=name,
+                entries=entries,
+            )
         )
 
 

@@ -28,7 +28,7 @@ from spidercli.files import (
     write_atomic,
 )
 from spidercli.logwriter import expect_lines
-from spidercli.messages import located
+from spidercli.messages import N_, located
 from spidercli.movelog import parse_log
 from spidercli.replay import choose_rules, replay
 from spidercli.yamlreader import LogError, compose, decode
@@ -45,7 +45,7 @@ class NotRecorded(ValueError):
     """The log replays with a refused action (exit status 1)."""
 
 
-_FLOW = "its top level is in flow style ({...}): write it in block style to record it"
+_FLOW = N_("its top level is in flow style ({{...}}): write it in block style to record it")
 _BREAKS = "\r\n\x85\u2028\u2029"  # YAML's line break characters (CR LF counts as one break)
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
@@ -93,7 +93,9 @@ def _last_node(node: yaml.Node) -> yaml.Node:
 
 
 def _refuse(path: str, why: str) -> LogError:
-    return LogError(f"cannot be recorded in place: {why}; the file is left as it was", path=path)
+    return LogError(
+        N_("cannot be recorded in place: {why}; the file is left as it was", why=why), path=path
+    )
 
 
 def rewrite(text: str, values: dict[str, object], path: str = "<log>") -> Edit:
@@ -102,7 +104,7 @@ def rewrite(text: str, values: dict[str, object], path: str = "<log>") -> Edit:
     ``LogError`` when the top level is in flow style (``{...}``): its lines cannot be edited."""
     root = compose(text, path)
     if not isinstance(root, yaml.MappingNode) or not root.value:
-        raise _refuse(path, "its top level is not a mapping")
+        raise _refuse(path, N_("its top level is not a mapping"))
     if root.flow_style:  # `{game: ..., moves: [...]}`: no lines of its own to edit
         raise LogError(_FLOW, path=path)
     keys = {k.value: (k, v) for k, v in root.value}
@@ -137,7 +139,7 @@ def rewrite(text: str, values: dict[str, object], path: str = "<log>") -> Edit:
         end = start
         ends_with_break = True
     if text[_line_start(text, at) : at].strip(" "):
-        raise _refuse(path, "the 'expect' or 'moves' key does not start its line")
+        raise _refuse(path, N_("the 'expect' or 'moves' key does not start its line"))
     found = _line_break(text, at)
     newline = found.group() if found is not None else "\n"
     block = expect_block(values, newline, indent)
@@ -175,11 +177,13 @@ def check(old: str, edit: Edit, values: dict[str, object], path: str) -> None:
         after = _outside_expect(edit.new, len(edit.new) + 1, 0, path)
         expect = parse_log(edit.new, path).expect
     except LogError as err:
-        raise _refuse(path, f"the rewritten log would not read back ({err.message})") from err
+        raise _refuse(
+            path, N_("the rewritten log would not read back ({error})", error=err.message)
+        ) from err
     if before != after:
-        raise _refuse(path, "the rewritten log would read back differently outside 'expect'")
+        raise _refuse(path, N_("the rewritten log would read back differently outside 'expect'"))
     if expect is None or dict(expect.items()) != values:
-        raise _refuse(path, "the new 'expect' block would not read back as written")
+        raise _refuse(path, N_("the new 'expect' block would not read back as written"))
 
 
 def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
@@ -187,7 +191,8 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
     when an action is refused)."""
     if path == STDIN:
         raise LogError(
-            "record rewrites files in place: standard input cannot be recorded", path=STDIN_NAME
+            N_("record rewrites files in place: standard input cannot be recorded"),
+            path=STDIN_NAME,
         )
     try:
         raw = read_limited(path, max_bytes)
@@ -201,7 +206,7 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
             located(
                 path,
                 first.entry.line,
-                first.refused("not recorded"),
+                first.refused(N_("not recorded")),
             )
         )
     values = report.figures()

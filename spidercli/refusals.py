@@ -144,4 +144,17 @@ def refusal_words(refusal: Refusal, game: Game, entry: Entry) -> str:
     return refusal.message if language() == "en" else refusal_sentence(refusal, game, entry)
 
 
-__all__ = ["refusal_sentence", "refusal_words"]
+def refusal_summary(named: str, refusal: Refusal, game: Game, entry: Entry) -> str:
+    """``entry 2 `3>3`: column 3 is both the source and the target``, the one-line form
+    ``verify``'s table quotes: English as a string (the machine formats carry it), said in the
+    language in use (built now, while ``game`` is the position the entry was refused in)."""
+    english = f"{named}: {refusal.message}"
+    lang = language()
+    if lang == "en":
+        return english
+    from spidercli.messages import Prepared, said
+
+    return Prepared(english, lang, f"{said(named)}: {refusal_sentence(refusal, game, entry)}")
+
+
+__all__ = ["refusal_sentence", "refusal_summary", "refusal_words"]

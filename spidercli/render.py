@@ -23,7 +23,7 @@ from spidercli.cards import (
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
 from spidercli.i18n import _, language, ngettext
-from spidercli.messages import shown, shown_path
+from spidercli.messages import said, shown, shown_path
 from spidercli.movelog import Entry, MoveLog
 from spidercli.replay import ReplayVisitor, Report
 from spidercli.rules import Ruleset
@@ -119,7 +119,7 @@ def describe_deal(deal: Setup) -> str:
         rule = _("permissive move rule: any descending group moves")
     else:
         rule = _("classic move rule: only one-suit groups move")
-    return f"{deal.name} ({deal.game.title}, {suits}, {rule})"
+    return f"{said(deal.name)} ({deal.game.title}, {suits}, {rule})"
 
 
 # Card names in words, as the apps write them. Czech: the suit is an adjective that agrees with
@@ -354,7 +354,8 @@ def _refusal_block(entry: Entry, refusal: Refusal, game: Game) -> str:
 
 def _rules_text(rules: Ruleset) -> str:
     """The ruleset's description, each scoring item kept on one line when wrapped."""
-    return rules.description.replace(rules.scoring, ", ".join(map(unit, rules.scoring.split(", "))))
+    scoring = ", ".join(unit(said(part)) for part in rules.scoring_parts())
+    return f"{rules.name}: {said(rules.app)}, {scoring}"
 
 
 def verdict(report: Report) -> tuple[bool, str]:

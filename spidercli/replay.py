@@ -12,7 +12,7 @@ from typing import Any
 from spidercli.cards import SUITS, card_str
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
-from spidercli.messages import shown
+from spidercli.messages import N_, message_of, shown
 from spidercli.movelog import Entry, MoveLog
 from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
 
@@ -41,16 +41,26 @@ class Illegal:
     @property
     def named(self) -> str:
         """The entry as messages name it: ``entry 3 `3>7``` (its text escaped and cut)."""
-        return f"entry {self.entry.index} `{shown(self.entry.text, 60)}`"
+        return N_("entry {index} `{text}`", index=self.entry.index, text=shown(self.entry.text, 60))
 
     @property
     def placed(self) -> str:
         """The entry by index and line, with the rule: ``entry 3 (line 7) R05``."""
-        return f"entry {self.entry.index} (line {self.entry.line}) {self.refusal.rule}"
+        return N_(
+            "entry {index} (line {line}) {rule}",
+            index=self.entry.index,
+            line=self.entry.line,
+            rule=self.refusal.rule,
+        )
 
     def refused(self, then: str) -> str:
         """``entry 3 `3>7` is refused (R05): `` then ``then``."""
-        return f"{self.named} is refused ({self.refusal.rule}): {then}"
+        return N_(
+            "{entry} is refused ({rule}): {then}",
+            entry=self.named,
+            rule=self.refusal.rule,
+            then=then,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,7 +160,7 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
         try:
             rules = ruleset_named(override)
         except ValueError as err:
-            raise RulesError(str(err), path=log.path) from err
+            raise RulesError(message_of(err), path=log.path) from err
         line = log.game_line
     else:
         rules = RULESETS[log.rules] if log.rules else CLASSIC
@@ -158,7 +168,11 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
     try:
         check_playable(rules, log.deal.game, log.deal.suits)
     except ValueError as err:
-        raise RulesError(f"{err} ({log.deal.name})", path=log.path, line=line) from err
+        raise RulesError(
+            N_("{error} ({deal})", error=message_of(err), deal=log.deal.name),
+            path=log.path,
+            line=line,
+        ) from err
     return rules
 
 

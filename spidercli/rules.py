@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from spidercli.messages import quoted
+from spidercli.messages import N_, Nn_, quoted
 
 
 @dataclass(frozen=True)
@@ -80,23 +80,28 @@ class Ruleset:
     @property
     def scoring(self) -> str:
         """The scoring in words, from the numbers: "500 points, -1 a move, +100 a run"."""
-        parts = [f"{self.start_score} points"]
+        return ", ".join(self.scoring_parts())
+
+    def scoring_parts(self) -> list[str]:
+        """The items of ``scoring``, each a ``messages.Text`` (said in the language in use)."""
+        n = self.start_score
+        parts: list[str] = [Nn_("{n} point", "{n} points", n, n=n)]
         if self.move_score == self.deal_score and self.move_score:
-            parts.append(f"{self.move_score:+d} a move")  # a deal counts as a move
+            parts.append(N_("{score:+d} a move", score=self.move_score))  # a deal is a move
         else:
             if self.move_score:
-                parts.append(f"{self.move_score:+d} a move")
+                parts.append(N_("{score:+d} a move", score=self.move_score))
             if self.deal_score:
-                parts.append(f"{self.deal_score:+d} a deal")
+                parts.append(N_("{score:+d} a deal", score=self.deal_score))
         for value, what in (
-            (self.run_score, "a run"),
-            (self.flip_score, "a flip"),
-            (self.same_suit_score, "a card on its suit"),
-            (self.win_score, "a win"),
+            (self.run_score, N_("{score:+d} a run", score=self.run_score)),
+            (self.flip_score, N_("{score:+d} a flip", score=self.flip_score)),
+            (self.same_suit_score, N_("{score:+d} a card on its suit", score=self.same_suit_score)),
+            (self.win_score, N_("{score:+d} a win", score=self.win_score)),
         ):
             if value:
-                parts.append(f"{value:+d} {what}")
-        return ", ".join(parts)
+                parts.append(what)
+        return parts
 
     @property
     def description(self) -> str:
@@ -107,7 +112,7 @@ class Ruleset:
 
 CLASSIC = Ruleset(
     name="classic",
-    app="the Spider and Spiderette apps' rules",
+    app=N_("the Spider and Spiderette apps' rules"),
     games=frozenset({"spider", "spiderette"}),
     suits=frozenset({1, 2, 4}),
     start_score=500,
@@ -128,7 +133,7 @@ CLASSIC = Ruleset(
 
 DUEL = Ruleset(
     name="duel",
-    app="StarGames' two-player duel Spider",
+    app=N_("StarGames' two-player duel Spider"),
     games=frozenset({"spider"}),
     suits=frozenset({1, 2}),
     start_score=0,
@@ -149,7 +154,7 @@ DUEL = Ruleset(
 
 PAVOUK = Ruleset(
     name="pavouk",
-    app="the rules of Pasiáns Pavouk, a browser Spider",
+    app=N_("the rules of Pasiáns Pavouk, a browser Spider"),
     games=frozenset({"spider"}),
     suits=frozenset({1, 2, 4}),
     start_score=0,
@@ -175,7 +180,7 @@ PAVOUK = Ruleset(
 # scores its games the classic way, floor and all.
 KPAT = Ruleset(
     name="kpat",
-    app="KDE KPatience's Spider; KPat keeps no score, so scored the classic way",
+    app=N_("KDE KPatience's Spider; KPat keeps no score, so scored the classic way"),
     games=frozenset({"spider"}),
     suits=frozenset({1, 2, 4}),
     start_score=500,
@@ -206,7 +211,12 @@ def lookup_ruleset(name: str, blanks: str = " \t") -> Ruleset | None:
 def unknown_ruleset(where: str, name: str) -> str:
     """The sentence refusing a ruleset name: ``where`` it was given (``--rules``, ``rules``),
     ``name`` as echoed (quoted)."""
-    return f"{where}: unknown ruleset {name}; expected one of {', '.join(RULESETS)}"
+    return N_(
+        "{where}: unknown ruleset {name}; expected one of {choices}",
+        where=where,
+        name=name,
+        choices=", ".join(RULESETS),
+    )
 
 
 def ruleset_named(name: str, where: str = "--rules") -> Ruleset:
@@ -220,8 +230,32 @@ def ruleset_named(name: str, where: str = "--rules") -> Ruleset:
 def check_playable(rules: Ruleset, game: GameKind, suits: int) -> None:
     """Raise ``ValueError`` when ``rules`` does not play this game or suit count."""
     if game.name not in rules.games:
-        plays = " and ".join(GAMES[g].title for g in sorted(rules.games, reverse=True))
-        raise ValueError(f"ruleset {rules.name!r} plays {plays} only, not {game.title}")
+        titles = [GAMES[g].title for g in sorted(rules.games, reverse=True)]
+        plays = (
+            titles[0]
+            if len(titles) == 1
+            else N_("{one} and {other}", one=titles[0], other=titles[1])
+        )
+        raise ValueError(
+            N_(
+                "ruleset {name!r} plays {plays} only, not {game}",
+                name=rules.name,
+                plays=plays,
+                game=game.title,
+            )
+        )
     if suits not in rules.suits:
-        counts = " or ".join(str(s) for s in sorted(rules.suits))
-        raise ValueError(f"ruleset {rules.name!r} plays {counts} suits only, not {suits}")
+        numbers = [str(s) for s in sorted(rules.suits)]
+        counts = (
+            numbers[0]
+            if len(numbers) == 1
+            else N_("{some} or {last}", some=", ".join(numbers[:-1]), last=numbers[-1])
+        )
+        raise ValueError(
+            N_(
+                "ruleset {name!r} plays {counts} suits only, not {suits}",
+                name=rules.name,
+                counts=counts,
+                suits=suits,
+            )
+        )

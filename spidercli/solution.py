@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from spidercli.actions import Action, Deal, Flip, Move
 from spidercli.codes import Setup
 from spidercli.engine import Game
+from spidercli.messages import N_, Nn_
 from spidercli.rules import Ruleset
 from spidercli.solver import (
     BeamSolver,
@@ -143,20 +144,20 @@ def reasons_for(game: Game, s: int, t: int, k: int) -> list[str]:
     """Why a move helps, in words: what it reveals, empties, builds or completes."""
     col = game.cols[s]
     first = col[-k]
-    out = []
+    out: list[str] = []
     if k == len(col):
-        out.append(f"empties column {s + 1}")
+        out.append(N_("empties column {column}", column=s + 1))
     elif game.down[s] == len(col) - k:
-        out.append(f"reveals a card in column {s + 1}")
+        out.append(N_("reveals a card in column {column}", column=s + 1))
     target = game.cols[t]
     if not target:
-        out.append(f"uses the empty column {t + 1}")
+        out.append(N_("uses the empty column {column}", column=t + 1))
     elif target[-1] == first + 1:
-        out.append("builds on the same suit")
+        out.append(N_("builds on the same suit"))
     runs = game.runs
     game.move(s, t, k)
     if game.runs > runs:
-        out.append("completes a run")
+        out.append(N_("completes a run"))
     game.undo()
     return out
 
@@ -164,24 +165,33 @@ def reasons_for(game: Game, s: int, t: int, k: int) -> list[str]:
 def hint(game: Game, *, timeout: float = 5.0) -> Hint:
     """The best next action from ``game`` (changed and restored; never a deal)."""
     if game.over is not None:
-        return Hint(None, [f"the game is over ({game.over})"])
+        return Hint(None, [N_("the game is over ({result})", result=game.over)])
     flips = game.flippable()
     if flips:
         c = flips[0]
-        return Hint(Flip(c + 1), [f"turns up the face-down card of column {c + 1}"])
+        return Hint(
+            Flip(c + 1), [N_("turns up the face-down card of column {column}", column=c + 1)]
+        )
     problem = problem_from_game(game)
     outcome = search(problem, timeout=timeout)
     steps = outcome.steps
     if steps:
         wins_in = len(steps)
         if steps[0] is None:
-            return Hint(None, ["no move helps before the next deal"], wins_in, True)
+            return Hint(None, [N_("no move helps before the next deal")], wins_in, True)
         s, t, k = steps[0]
         reasons = reasons_for(game, s, t, k)
-        reasons.append(f"a win follows in {wins_in} move{'s' * (wins_in != 1)}")
+        reasons.append(
+            Nn_(
+                "a win follows in {moves} move",
+                "a win follows in {moves} moves",
+                wins_in,
+                moves=wins_in,
+            )
+        )
         return Hint(_as_move(game, s, t, k), reasons, wins_in)
     if outcome.exhaustive:
-        return Hint(None, ["no win exists from here: every line of play was searched"])
+        return Hint(None, [N_("no win exists from here: every line of play was searched")])
     # No win found: the move that leads to the best position by the solver's measure.
     solver = Solver(problem)
     node = problem.start
@@ -192,11 +202,13 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
             if best is None or score < best[0]:
                 best = (score, step)
     if best is None or best[0] >= solver.cost(node):
-        why = f"no move improves the position, and no win was found in {timeout:g} s"
+        why = N_(
+            "no move improves the position, and no win was found in {seconds:g} s", seconds=timeout
+        )
         return Hint(None, [why])
     s, t, k = best[1]
-    reasons = reasons_for(game, s, t, k) or ["improves the position"]
-    reasons.append(f"no win found in {timeout:g} s")
+    reasons = reasons_for(game, s, t, k) or [N_("improves the position")]
+    reasons.append(N_("no win found in {seconds:g} s", seconds=timeout))
     return Hint(_as_move(game, s, t, k), reasons)
 
 

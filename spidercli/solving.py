@@ -8,7 +8,10 @@ sentences on the search's end (won, proven unwinnable, budget spent) are built h
 from __future__ import annotations
 
 from spidercli.codes import Setup
+from spidercli.engine import Game
+from spidercli.i18n import _, language, ngettext
 from spidercli.logwriter import format_log
+from spidercli.messages import N_, Prepared, message_of, said
 from spidercli.replay import Illegal, figures
 from spidercli.rules import Ruleset, check_playable
 from spidercli.solution import Solved
@@ -19,28 +22,39 @@ def check_solvable(setup: Setup, rules: Ruleset) -> None:
     try:
         check_playable(rules, setup.game, setup.suits)
     except ValueError as err:
-        raise ValueError(f"{err} ({setup.name})") from err
+        raise ValueError(N_("{error} ({deal})", error=message_of(err), deal=setup.name)) from err
 
 
 def searched(solved: Solved) -> str:
     """How much was searched: ``12,345 states in 0.52 s``."""
     p = solved.progress
-    return f"{p.states:,} states in {p.seconds:.2f} s"
+    return ngettext(
+        "{states:,} state in {seconds:.2f} s", "{states:,} states in {seconds:.2f} s", p.states
+    ).format(states=p.states, seconds=p.seconds)
 
 
 def no_win_message(setup: Setup, solved: Solved) -> str:
     """Why there is no log: the deal is proven unwinnable, or the budget ran out."""
     if solved.exhaustive:
-        return f"{setup.name} cannot be won: every line of play was searched ({searched(solved)})"
-    return (
-        f"no win found for {setup.name} within the budget ({searched(solved)}); the "
-        "search gave up, which proves nothing"
-    )
+        return _("{deal} cannot be won: every line of play was searched ({searched})").format(
+            deal=said(setup.name), searched=searched(solved)
+        )
+    return _(
+        "no win found for {deal} within the budget ({searched}); the search gave up, which "
+        "proves nothing"
+    ).format(deal=said(setup.name), searched=searched(solved))
 
 
-def no_hint_message(illegal: Illegal) -> str:
-    """Why ``hint`` gives no hint: the log's first refused entry."""
-    return illegal.refused(f"{illegal.refusal.message}; no hint for an invalid log")
+def no_hint_message(illegal: Illegal, game: Game | None = None) -> str:
+    """Why ``hint`` gives no hint: the log's first refused entry (``game``, the position it was
+    refused in, lets the refusal's sentence be said in the language in use)."""
+    sentence = illegal.refusal.message
+    if game is not None and language() != "en":
+        from spidercli.refusals import refusal_sentence
+
+        saying = refusal_sentence(illegal.refusal, game, illegal.entry)
+        sentence = Prepared(sentence, language(), saying)
+    return illegal.refused(N_("{sentence}; no hint for an invalid log", sentence=sentence))
 
 
 def win_log(setup: Setup, rules: Ruleset, solved: Solved) -> str:
@@ -59,7 +73,11 @@ def win_log(setup: Setup, rules: Ruleset, solved: Solved) -> str:
 def solved_message(setup: Setup, solved: Solved) -> str:
     """The closing line of a win: the moves, the score and the search."""
     g = solved.game
-    return f"solved {setup.name} in {g.moves} moves, score {g.score} ({searched(solved)})"
+    return ngettext(
+        "solved {deal} in {moves} move, score {score} ({searched})",
+        "solved {deal} in {moves} moves, score {score} ({searched})",
+        g.moves,
+    ).format(deal=said(setup.name), moves=g.moves, score=g.score, searched=searched(solved))
 
 
 __all__ = [

@@ -48,8 +48,10 @@ def verify_bar(total: int, console: Console, *, stdout_is_terminal: bool = False
     left alone, so that no result ever goes to stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from spidercli.i18n import _
+
     bar = Progress(
-        "verifying",
+        _("verifying"),
         BarColumn(bar_width=None),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -68,15 +70,25 @@ def solve_line(p: Any, width: int) -> Text:
     cards and deals, seconds), shortened for a narrow terminal and never wrapped."""
     from rich.text import Text
 
-    text = (
-        f"searching  {p.states:,} positions  {p.rate:,.0f}/s  best: runs {p.best_runs}, "
-        f"face-down {p.best_down}, deals {p.best_deals}  {p.seconds:.1f} s"
-    )
+    from spidercli.i18n import _
+
+    fields = {
+        "states": p.states,
+        "rate": p.rate,
+        "runs": p.best_runs,
+        "down": p.best_down,
+        "deals": p.best_deals,
+        "seconds": p.seconds,
+    }
+    text = _(
+        "searching  {states:,} positions  {rate:,.0f}/s  best: runs {runs}, face-down {down}, "
+        "deals {deals}  {seconds:.1f} s"
+    ).format(**fields)
     if len(text) > width:
-        text = (
-            f"{p.states:,} pos  {p.rate:,.0f}/s  runs {p.best_runs}  down {p.best_down}  "
-            f"deals {p.best_deals}  {p.seconds:.0f} s"
-        )
+        text = _(
+            "{states:,} pos  {rate:,.0f}/s  runs {runs}  down {down}  deals {deals}  "
+            "{seconds:.0f} s"
+        ).format(**fields)
     return Text(text, no_wrap=True, overflow="ellipsis")
 
 

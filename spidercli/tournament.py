@@ -16,7 +16,8 @@ from typing import Any
 import yaml
 
 from spidercli.batch import Verdict, csv_row, verify_all
-from spidercli.messages import quoted, shown, shown_path
+from spidercli.i18n import _, ngettext
+from spidercli.messages import N_, message_of, quoted, said, shown, shown_path
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, VALID
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
@@ -38,29 +39,32 @@ def load_manifest(path: str) -> Manifest:
     text = read_text(path)
     root = compose(text, path)
     if root is None:
-        raise InputError("the manifest is empty: expected a mapping with 'deals'", path=path)
+        raise InputError(N_("the manifest is empty: expected a mapping with 'deals'"), path=path)
     c = Checker(path, text)
     c.check(root)
-    top = c.mapping(root, "the manifest", ("name", "rules", "deals"))
+    top = c.mapping(root, N_("the manifest"), ("name", "rules", "deals"))
     name = c.text(top["name"][1], "name") if "name" in top else None
     rules = c.ruleset(top["rules"][1]) if "rules" in top else None
     if "deals" not in top:
-        raise c.fail("the manifest has no 'deals' key: a list of game codes or deal IDs", root)
+        raise c.fail(N_("the manifest has no 'deals' key: a list of game codes or deal IDs"), root)
     deals_node = top["deals"][1]
     if not isinstance(deals_node, yaml.SequenceNode) or not deals_node.value:
-        raise c.fail("deals must be a non-empty list of game codes or deal IDs", deals_node)
+        raise c.fail(N_("deals must be a non-empty list of game codes or deal IDs"), deals_node)
     deals: list[tuple[str, str]] = []
     for item in deals_node.value:
-        value = c.text(item, "deals: an entry").strip()
+        value = c.text(item, N_("deals: an entry")).strip()
         if _DEAL_ID.fullmatch(value.lower()):
-            deals.append((value.lower(), f"explicit deal {value.lower()}"))
+            deals.append((value.lower(), N_("explicit deal {id}", id=value.lower())))
             continue
         try:
             setup = Setup.from_code(parse_code(value))
         except CodeError as err:
             raise c.fail(
-                f"deals: {quoted(value)} is neither a game code nor a deal ID (16 hex digits): "
-                f"{err}",
+                N_(
+                    "deals: {value} is neither a game code nor a deal ID (16 hex digits): {error}",
+                    value=quoted(value),
+                    error=message_of(err),
+                ),
                 item,
             ) from err
         deals.append((setup.deal_id, setup.name))
@@ -145,18 +149,19 @@ class TournamentResult:
 def _reason(v: Verdict) -> str:
     if v.status == VALID:
         return ""
-    where = f" (line {v.line})" if v.line else ""
-    if v.status == ILLEGAL:
-        return f"illegal{where}: {v.rule}: {v.message}"
+    where = N_(" (line {n})", n=v.line) if v.line else ""
+    message = v.message or ""
+    if v.status == ILLEGAL:  # the status word and the rule ID stay as they are
+        return N_("illegal{where}: {rule}: {message}", where=where, rule=v.rule, message=message)
     if v.status == EXPECT_FAILED:
-        return f"expect not met{where}: {v.message}"
-    return f"unusable: {v.message}"
+        return N_("expect not met{where}: {message}", where=where, message=message)
+    return N_("unusable: {message}", message=message)
 
 
 def standings(
     paths: list[str], manifest: Manifest | None = None, *, jobs: int = 1
 ) -> TournamentResult:
-    wanted = {d for d, _ in manifest.deals} if manifest else None
+    wanted = {d for d, _label in manifest.deals} if manifest else None
     labels: dict[str, str] = dict(manifest.deals) if manifest else {}
     order: list[str] = [d for d, _ in manifest.deals] if manifest else []
     rejected: list[dict[str, Any]] = []
@@ -173,15 +178,21 @@ def standings(
             reject(_reason(v))
             continue
         if not player:
-            reject("no player: the log names no player (the 'player:' key)")
+            reject(N_("no player: the log names no player (the 'player:' key)"))
             continue
         deal_id = r.deal_id
-        label = r.game or f"explicit deal {deal_id}"
+        label = r.game or N_("explicit deal {id}", id=deal_id)
         if wanted is not None and deal_id not in wanted:
-            reject(f"{label} is not one of the tournament's deals")
+            reject(N_("{deal} is not one of the tournament's deals", deal=label))
             continue
         if manifest and manifest.rules and r.rules != manifest.rules:
-            reject(f"played under {r.rules} rules; the tournament plays {manifest.rules}")
+            reject(
+                N_(
+                    "played under {rules} rules; the tournament plays {wanted}",
+                    rules=r.rules,
+                    wanted=manifest.rules,
+                )
+            )
             continue
         if deal_id not in labels or (labels[deal_id].startswith("explicit") and r.game):
             labels[deal_id] = label
@@ -200,7 +211,7 @@ def standings(
     for e in [*best.values(), *superseded]:
         e.label = labels[e.deal_id]
     totals: dict[str, Standing] = {}
-    for (player, _), e in best.items():
+    for (player, _deal), e in best.items():
         s = totals.setdefault(player, Standing(0, player, 0, 0, 0, 0))
         s.score += e.score
         s.wins += e.result == "won"
@@ -229,45 +240,56 @@ def standings(
 def standings_text(out: TournamentResult) -> str:
     lines = []
     if out.name:
-        lines.append(f"Tournament  {out.name}" + (f" ({out.rules} rules)" if out.rules else ""))
+        head = _("{name} ({rules} rules)") if out.rules else "{name}"
+        title = _("Tournament")
+        lines.append(f"{title:<10}  " + head.format(name=out.name, rules=out.rules))
         lines.append("")
-    lines.append("Standings")
-    width = max([len(shown(s.player)) for s in out.standings] + [6])
+    lines.append(_("Standings"))
+    # column headings: the English widths, wider when a translation needs it
+    rank, player, score = _("rank"), _("player"), _("score")
+    wins, moves, deals = _("wins"), _("moves"), _("deals")
+    w_rank, w_score, w_wins, w_moves = (
+        max(n, len(t)) for n, t in ((4, rank), (7, score), (4, wins), (6, moves))
+    )
+    width = max([len(shown(s.player)) for s in out.standings] + [6, len(player)])
     lines.append(
-        f"  {'rank':>4}  {'player':<{width}}  {'score':>7}  {'wins':>4}  {'moves':>6}  deals"
+        f"  {rank:>{w_rank}}  {player:<{width}}  {score:>{w_score}}  {wins:>{w_wins}}  "
+        f"{moves:>{w_moves}}  {deals}"
     )
     for s in out.standings:
         lines.append(
-            f"  {s.rank:>4}  {shown(s.player):<{width}}  {s.score:>7}  {s.wins:>4}  {s.moves:>6}  "
-            f"{s.deals}"
+            f"  {s.rank:>{w_rank}}  {shown(s.player):<{width}}  {s.score:>{w_score}}  "
+            f"{s.wins:>{w_wins}}  {s.moves:>{w_moves}}  {s.deals}"
         )
     if not out.standings:
-        lines.append("  (no verified submissions)")
+        lines.append("  " + _("(no verified submissions)"))
     lines.append("")
-    lines.append("Results per deal (score, result, moves)")
+    lines.append(_("Results per deal (score, result, moves)"))
     for deal_id, label in out.deals:
-        lines.append(f"  {label}")
+        lines.append(f"  {said(label)}")
         for s in out.standings:
             e = out.best.get((s.player, deal_id))
+            # the English column says "moves" even for 1; other languages take their forms
+            moves_cell = ngettext("{n:>4} moves", "{n:>4} moves", e.moves) if e else ""
             cell = (
-                f"{e.score:>6}  {e.result:<8} {e.moves:>4} moves  {shown_path(e.file)}"
+                f"{e.score:>6}  {e.result:<8} {moves_cell.format(n=e.moves)}  {shown_path(e.file)}"
                 if e
                 else "     -"
             )
             lines.append(f"    {shown(s.player):<{width}}  {cell}")
     if out.superseded:
         lines.append("")
-        lines.append("Superseded (the player's better log on the same deal counts)")
+        lines.append(_("Superseded (the player's better log on the same deal counts)"))
         for e in out.superseded:
             lines.append(
-                f"  {shown_path(e.file)}  {shown(e.player)}, {e.label}: {e.score}, {e.result}"
+                f"  {shown_path(e.file)}  {shown(e.player)}, {said(e.label)}: {e.score}, {e.result}"
             )
     if out.rejected:
         lines.append("")
-        lines.append("Not counted")
+        lines.append(_("Not counted"))
         for r in out.rejected:
             who = f" ({shown(r['player'])})" if r["player"] else ""
-            lines.append(f"  {shown_path(r['file'])}{who}: {r['reason']}")
+            lines.append(f"  {shown_path(r['file'])}{who}: {said(r['reason'])}")
     return "\n".join(lines) + "\n"
 
 

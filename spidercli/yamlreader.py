@@ -17,7 +17,7 @@ import yaml
 
 from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
-from spidercli.messages import ascii_note, quoted, shown
+from spidercli.messages import N_, ascii_note, quoted, shown
 from spidercli.rules import lookup_ruleset, unknown_ruleset
 
 try:  # the C parser is several times faster; fall back to the pure-Python one
@@ -69,15 +69,15 @@ _STANDARD = {
     "tag:yaml.org,2002:binary",
 }
 _KIND = {
-    INT_TAG: "an integer",
-    NULL_TAG: "nothing (null)",
-    MAP_TAG: "a mapping",
-    SEQ_TAG: "a list",
-    "tag:yaml.org,2002:bool": "a boolean",
-    FLOAT_TAG: "a number",
-    "tag:yaml.org,2002:timestamp": "a date",
-    "tag:yaml.org,2002:binary": "binary data",
-    STR_TAG: "text",
+    INT_TAG: N_("an integer"),
+    NULL_TAG: N_("nothing (null)"),
+    MAP_TAG: N_("a mapping"),
+    SEQ_TAG: N_("a list"),
+    "tag:yaml.org,2002:bool": N_("a boolean"),
+    FLOAT_TAG: N_("a number"),
+    "tag:yaml.org,2002:timestamp": N_("a date"),
+    "tag:yaml.org,2002:binary": N_("binary data"),
+    STR_TAG: N_("text"),
 }
 
 
@@ -90,7 +90,7 @@ def line_of(node: yaml.Node) -> int:
 
 
 def kind_of(node: yaml.Node) -> str:
-    return _KIND.get(node.tag, f"a value tagged {shown(node.tag, 80)}")
+    return _KIND.get(node.tag) or N_("a value tagged {tag}", tag=shown(node.tag, 80))
 
 
 class Checker:
@@ -114,22 +114,26 @@ class Checker:
         try:
             self.visit(root)
         except RecursionError as err:
-            raise LogError("not usable: the YAML is nested too deeply", path=self.path) from err
+            raise LogError(N_("not usable: the YAML is nested too deeply"), path=self.path) from err
 
     def visit(self, node: yaml.Node) -> None:
         """Refuse aliases (a node met twice) and custom tags, anywhere in the document."""
         if id(node) in self.seen:
             raise LogError(
-                "YAML aliases (*name) are not allowed in a move log",
+                N_("YAML aliases (*name) are not allowed in a move log"),
                 path=self.path,
                 line=self.alias_line(),
             )
         self.seen.add(id(node))
         if node.tag == "tag:yaml.org,2002:merge":
-            raise self.fail("YAML merge keys (<<) are not allowed in a move log", node)
+            raise self.fail(N_("YAML merge keys (<<) are not allowed in a move log"), node)
         if node.tag not in _STANDARD:
             raise self.fail(
-                f"custom YAML tags ({shown(node.tag, 80)}) are not allowed in a move log", node
+                N_(
+                    "custom YAML tags ({tag}) are not allowed in a move log",
+                    tag=shown(node.tag, 80),
+                ),
+                node,
             )
         if isinstance(node, yaml.MappingNode):
             children: Iterable[yaml.Node] = (child for pair in node.value for child in pair)
@@ -149,27 +153,48 @@ class Checker:
 
     def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(node, yaml.MappingNode):
-            raise self.fail(f"{what} must be a mapping, not {kind_of(node)}", node)
+            raise self.fail(
+                N_("{what} must be a mapping, not {kind}", what=what, kind=kind_of(node)), node
+            )
         out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode) or key.tag != STR_TAG:
-                raise self.fail(f"{what}: keys must be plain words, not {kind_of(key)}", key)
+                raise self.fail(
+                    N_(
+                        "{what}: keys must be plain words, not {kind}", what=what, kind=kind_of(key)
+                    ),
+                    key,
+                )
             name = key.value
             if name in out:
                 first = line_of(out[name][0])
                 raise self.fail(
-                    f"{what}: duplicate key {quoted(name)} (first given on line {first})", key
+                    N_(
+                        "{what}: duplicate key {key} (first given on line {first})",
+                        what=what,
+                        key=quoted(name),
+                        first=first,
+                    ),
+                    key,
                 )
             if name not in allowed:
                 raise self.fail(
-                    f"{what}: unknown key {quoted(name)}; expected {', '.join(allowed)}", key
+                    N_(
+                        "{what}: unknown key {key}; expected {allowed}",
+                        what=what,
+                        key=quoted(name),
+                        allowed=", ".join(allowed),
+                    ),
+                    key,
                 )
             out[name] = (key, value)
         return out
 
     def text(self, node: yaml.Node, what: str) -> str:
         if not isinstance(node, yaml.ScalarNode) or node.tag != STR_TAG:
-            raise self.fail(f"{what} must be text, not {kind_of(node)}", node)
+            raise self.fail(
+                N_("{what} must be text, not {kind}", what=what, kind=kind_of(node)), node
+            )
         return str(node.value)
 
     def word(self, node: yaml.Node, what: str) -> str:
@@ -187,20 +212,31 @@ class Checker:
 
     def integer(self, node: yaml.Node, what: str) -> int:
         if not isinstance(node, yaml.ScalarNode) or node.tag != INT_TAG:
-            raise self.fail(f"{what} must be a whole number, not {kind_of(node)}", node)
+            raise self.fail(
+                N_("{what} must be a whole number, not {kind}", what=what, kind=kind_of(node)), node
+            )
         if len(node.value) > 40:
-            raise self.fail(f"{what}: {quoted(node.value, 40)} is out of range", node)
+            raise self.fail(
+                N_("{what}: {value} is out of range", what=what, value=quoted(node.value, 40)), node
+            )
         try:
             if not node.value.isascii():  # int() takes any Unicode digits ("١" is 1)
                 raise ValueError(node.value)
             value = int(CONSTRUCTOR.construct_yaml_int(node))
         except (yaml.YAMLError, ValueError) as err:
             raise self.fail(
-                f"{what}: {quoted(node.value)} is not a usable number{ascii_note(node.value)}",
+                N_(
+                    "{what}: {value} is not a usable number{note}",
+                    what=what,
+                    value=quoted(node.value),
+                    note=ascii_note(node.value),
+                ),
                 node,
             ) from err
         if abs(value) > 10**15:
-            raise self.fail(f"{what}: {quoted(node.value)} is out of range", node)
+            raise self.fail(
+                N_("{what}: {value} is out of range", what=what, value=quoted(node.value)), node
+            )
         return value
 
 
@@ -212,20 +248,25 @@ def compose(text: str | bytes, path: str) -> yaml.Node | None:
         mark = err.problem_mark or err.context_mark
         line = None if mark is None else int(mark.line) + 1
         problem = err.problem or err.context or "malformed YAML"
-        raise LogError(f"not valid YAML: {shown(problem)}", path=path, line=line) from err
+        raise LogError(
+            N_("not valid YAML: {problem}", problem=shown(problem)), path=path, line=line
+        ) from err
     except yaml.reader.ReaderError as err:  # a character YAML does not allow: name its line
         where = text if isinstance(text, str) else text.decode("utf-8", "replace")
         char = chr(err.character) if isinstance(err.character, int) else str(err.character)
         raise LogError(
-            f"not valid YAML: the character {shown(char)} (U+{ord(char[:1] or ' '):04X}) is not "
-            "allowed in YAML",
+            N_(
+                "not valid YAML: the character {char} (U+{code:04X}) is not allowed in YAML",
+                char=shown(char),
+                code=ord(char[:1] or " "),
+            ),
             path=path,
             line=yaml_line(where, err.position),
         ) from err
     except yaml.YAMLError as err:
-        raise LogError(f"not valid YAML: {shown(str(err))}", path=path) from err
+        raise LogError(N_("not valid YAML: {problem}", problem=shown(str(err))), path=path) from err
     except RecursionError as err:
-        raise LogError("not usable: the YAML is nested too deeply", path=path) from err
+        raise LogError(N_("not usable: the YAML is nested too deeply"), path=path) from err
 
 
 def display_name(path: str | Path) -> str:
@@ -249,13 +290,15 @@ def decode(data: bytes, name: str) -> str:
     nul = data.find(b"\0")
     if nul >= 0:
         line = yaml_line(data[:nul].decode("utf-8", "replace"), nul)
-        raise LogError("is a binary file (a NUL byte), not a YAML move log", path=name, line=line)
+        raise LogError(
+            N_("is a binary file (a NUL byte), not a YAML move log"), path=name, line=line
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = yaml_line(data[: err.start].decode("utf-8", "replace"), err.start)
         raise LogError(
-            "is not UTF-8 text: a move log must be UTF-8 YAML", path=name, line=line
+            N_("is not UTF-8 text: a move log must be UTF-8 YAML"), path=name, line=line
         ) from err
     return text
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from hypothesis import HealthCheck, given, settings
@@ -125,7 +125,9 @@ def test_catalogs_hold_exactly_the_messages_of_the_sources() -> None:
     package = LOCALE.parent
     in_sources = {
         message if isinstance(message, str) else message[0]
-        for _, _, message, _, _ in extract_from_dir(package, [("**.py", "python")])
+        for _, _, message, _, _ in extract_from_dir(
+            package, [("**.py", "python")], keywords={**DEFAULT_KEYWORDS, "Nn_": (1, 2), "_N": None}
+        )
     }
     for path in (POT, *(LOCALE / lang / "LC_MESSAGES" / "spidercli.po" for lang in LANGS)):
         with open(path, "rb") as f:

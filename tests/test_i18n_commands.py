@@ -1,0 +1,320 @@
+"""Every command's text for people in Czech and Finnish, the errors' two forms (English for
+machines, the chosen language for people), and the machine formats that never change."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from spidercli import i18n
+from spidercli.codes import CodeError, parse_code
+from spidercli.errors import InputError
+from spidercli.messages import N_, Joined, Nn_, Prepared, Text, located, message_of, prefixed, said
+from spidercli.movelog import load_log
+from tests.helpers import BAD, FIXTURES, ILLEGAL, run
+
+OTHER = ("cs", "fi")
+
+
+@pytest.fixture
+def czech() -> object:
+    i18n.use("cs")
+    yield
+    i18n.use("en")
+
+
+# ------------------------------------------------------------------------- the error form
+
+
+def test_a_text_is_its_english_string(czech: object) -> None:
+    text = N_("{what} must be text, not {kind}", what="player", kind=N_("an integer"))
+    assert text == "player must be text, not an integer"
+    assert json.dumps(text) == '"player must be text, not an integer"'
+    assert said(text) == "player: musí být text, ne celé číslo"  # the field is said too
+
+
+def test_said_in_english_is_the_string_itself() -> None:
+    text = Nn_("{n} point", "{n} points", 2, n=2)
+    assert said(text) == "2 points" and said("plain") == "plain"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        N_("{what}: {value} is out of range", what="rules", value="'x'"),
+        Nn_("{n:,} byte", "{n:,} bytes", 5, n=5),
+        located("a.yaml", 3, N_("a list")),
+        prefixed(N_("moves, entry {i}", i=2), N_("a list")),
+        Joined("; ", [N_("a list"), "plain", N_("a number")]),
+        Prepared("entry 2 `3>3`: column 3 ...", "cs", "položka 2 `3>3`: sloupec 3 ..."),
+    ],
+)
+def test_a_text_survives_pickling(text: Text, czech: object) -> None:
+    """verify's workers send their verdicts to the parent, which says them."""
+    back = pickle.loads(pickle.dumps(text))
+    assert type(back) is type(text)
+    assert back == text and said(back) == said(text) and said(back) != str(text)
+
+
+def test_an_input_error_keeps_both_forms(czech: object) -> None:
+    with pytest.raises(InputError) as caught:
+        load_log(str(FIXTURES / "bad" / "wrong-type.yaml"))
+    err = caught.value
+    assert err.message == (
+        "moves, entry 2: expected an action such as '3>7' or 'deal', not an integer"
+    )
+    assert str(err).endswith(":4: " + err.message)
+    assert err.said().endswith(
+        ":4: moves, položka 2: očekávána akce jako '3>7' nebo 'deal', ne celé číslo"
+    )
+
+
+def test_message_of_keeps_the_text(czech: object) -> None:
+    with pytest.raises(CodeError) as caught:
+        parse_code("SP3-S1C-AAAAAAD")
+    message = message_of(caught.value)
+    assert message == str(caught.value)
+    assert said(message).startswith("'SP3-S1C-AAAAAAD' není kód hry")
+    assert message_of(ValueError("plain")) == "plain"
+
+
+# ------------------------------------------------------------ every bad fixture, every language
+
+
+@pytest.mark.parametrize("lang", OTHER)
+@pytest.mark.parametrize("name", BAD)
+def test_bad_fixture_error(name: str, lang: str, snapshot: SnapshotAssertion) -> None:
+    english = run("replay", f"fixtures/bad/{name}")
+    result = run("replay", f"fixtures/bad/{name}", "--lang", lang)
+    assert result.exit_code == english.exit_code == 2
+    assert result.stderr != english.stderr  # said in the language, not left in English
+    assert result.stderr.startswith(f"spidercli: error: fixtures/bad/{name}")
+    assert result.stderr == snapshot
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_bad_fixtures_json_error_stays_english(lang: str) -> None:
+    for name in BAD:
+        english = run("replay", f"fixtures/bad/{name}", "--json")
+        other = run("replay", f"fixtures/bad/{name}", "--json", "--lang", lang)
+        assert other.stdout_bytes == english.stdout_bytes
+        assert json.loads(other.stdout)["error"]["message"].isascii() or name == "binary.yaml"
+
+
+# --------------------------------------------------------------------------- the commands
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_verify_table(lang: str, snapshot: SnapshotAssertion) -> None:
+    result = run("verify", "fixtures/batch", "--lang", lang)
+    assert result.exit_code == run("verify", "fixtures/batch").exit_code == 2
+    assert "INVALID-INPUT" in result.stdout and "ILLEGAL" in result.stdout  # status words
+    assert result.stdout == snapshot
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_duel_text(lang: str, snapshot: SnapshotAssertion) -> None:
+    result = run(
+        "duel", "fixtures/duel-1suit-win.yaml", "fixtures/duel-finish.yaml", "--lang", lang
+    )
+    assert result.exit_code == 0
+    assert result.stdout == snapshot
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_duel_with_a_refused_action(lang: str, snapshot: SnapshotAssertion) -> None:
+    args = ("duel", "fixtures/duel-finish.yaml", "fixtures/illegal/undo-after-flip.yaml")
+    result = run(*args, "--lang", lang)
+    assert result.exit_code == run(*args).exit_code
+    assert "undo-after-flip" in result.stdout
+    assert result.stdout == snapshot
+
+
+def _submissions(tmp_path: Path) -> Path:
+    for player, name in (
+        ("alice", "example-spiderette-53.yaml"),
+        ("bob", "example-spiderette-53.yaml"),
+    ):
+        text = (FIXTURES / name).read_text()
+        (tmp_path / f"{player}.yaml").write_text(
+            text.replace("game:", f"player: {player}\ngame:", 1)
+        )
+    (tmp_path / "carol.yaml").write_text(
+        (FIXTURES / "spider-1suit-win.yaml").read_text().replace("game:", "player: carol\ngame:", 1)
+    )
+    (tmp_path / "dave.yaml").write_text("player: dave\ngame: SD1-S1-AAAABIW\nmoves: [5 to 7]\n")
+    (tmp_path / "manifest.yml").write_text(
+        "name: Pohár\nrules: classic\ndeals:\n  - SD1-S1-AAAABIW\n"
+    )
+    return tmp_path
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_tournament_text(
+    lang: str, tmp_path: Path, snapshot: SnapshotAssertion, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(_submissions(tmp_path))
+    args = ("tournament", ".", "-m", "manifest.yml")
+    result = run(*args, "--lang", lang)
+    assert result.exit_code == run(*args).exit_code
+    assert result.stdout == snapshot
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_hint_reasons(lang: str, snapshot: SnapshotAssertion) -> None:
+    result = run("hint", "fixtures/spider-1suit-win.yaml", "--lang", lang)
+    assert result.exit_code == 0
+    assert result.stdout == snapshot
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_solve_gives_up_in_the_language(lang: str) -> None:
+    result = run("solve", "SP4-S1C-AAAAAAA", "--max-states", "50", "--lang", lang)
+    assert result.exit_code == run("solve", "SP4-S1C-AAAAAAA", "--max-states", "50").exit_code
+    words = {"cs": "nic nedokazuje", "fi": "ei todista mitään"}[lang]
+    assert words in result.stderr and "SP4-S1C-AAAAAAA" in result.stderr
+
+
+def test_ruleset_line_in_the_report(snapshot: SnapshotAssertion) -> None:
+    for lang in OTHER:
+        result = run("replay", "fixtures/pavouk-1suit-win.yaml", "--show", "none", "--lang", lang)
+        assert result.exit_code == 0
+        assert result.stdout == snapshot
+
+
+# ----------------------------------------------------------- machine formats: the same bytes
+
+
+def _machine_runs() -> list[tuple[str, ...]]:
+    runs: list[tuple[str, ...]] = [
+        ("verify", "fixtures/batch", "-f", f)
+        for f in ("json", "jsonl", "csv", "junit", "github", "concise")
+    ]
+    runs += [("verify", f"fixtures/illegal/{rule}.yaml", "-f", "jsonl") for rule in ILLEGAL]
+    runs += [("verify", f"fixtures/bad/{name}", "-f", "csv") for name in BAD]
+    runs += [("duel", "fixtures/duel-1suit-win.yaml", "fixtures/duel-finish.yaml", "--json")]
+    runs += [
+        ("duel", "fixtures/duel-finish.yaml", "fixtures/illegal/undo-after-flip.yaml", "--json")
+    ]
+    runs += [("duel", "fixtures/duel-finish.yaml", "fixtures/spider-2suit-open.yaml", "--json")]
+    runs += [("hint", "fixtures/spider-1suit-win.yaml", "--json")]
+    runs += [("hint", "fixtures/illegal/stock-empty.yaml", "--json")]
+    return runs
+
+
+def _untimed(out: bytes) -> bytes:
+    """JUnit's ``time="0.018"`` attributes are the only bytes that may differ between runs."""
+    return re.sub(rb' time="[0-9.]+"', b' time=""', out)
+
+
+@pytest.mark.parametrize("args", _machine_runs(), ids=lambda a: " ".join(a))
+def test_lang_never_changes_a_machine_format(args: tuple[str, ...]) -> None:
+    english = run(*args)
+    for lang in OTHER:
+        other = run(*args, "--lang", lang)
+        assert other.exit_code == english.exit_code
+        assert _untimed(other.stdout_bytes) == _untimed(english.stdout_bytes)
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_lang_never_changes_tournament_formats(
+    fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(_submissions(tmp_path))
+    english = run("tournament", ".", "-m", "manifest.yml", "-f", fmt)
+    assert english.exit_code == 0
+    for lang in OTHER:
+        other = run("tournament", ".", "-m", "manifest.yml", "-f", fmt, "--lang", lang)
+        assert other.exit_code == english.exit_code
+        assert other.stdout_bytes == english.stdout_bytes
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("verify", "fixtures/batch"),
+        ("tournament", "fixtures/batch"),
+        ("duel", "fixtures/duel-finish.yaml", "fixtures/duel-finish.yaml"),
+        ("hint", "fixtures/spider-1suit-win.yaml"),
+        ("solve", "SD1-S1-AAAAABD", "--max-states", "10"),
+        ("import", "kpat", "missing.save"),
+        ("record", "-"),
+    ],
+)
+def test_every_command_takes_lang(command: tuple[str, ...]) -> None:
+    bad = run(*command, "--lang", "de")
+    assert bad.exit_code == 2 and "'de' is not a language spidercli speaks" in bad.stderr
+
+
+@pytest.mark.parametrize(("lang", "done"), [("cs", "zapsáno  "), ("fi", "kirjattu  ")])
+def test_record_line_in_the_language(lang: str, done: str, tmp_path: Path) -> None:
+    log = tmp_path / "game.yaml"
+    log.write_text("game: SD1-S1-AAAAABD\nmoves: [deal]\n")
+    result = run("record", str(log), "--lang", lang)
+    assert result.exit_code == 0
+    assert result.stdout.startswith(done)
+    again = run("record", str(log), "--lang", lang)
+    assert again.stdout.split()[0] == {"cs": "beze", "fi": "ennallaan"}[lang]
+
+
+def test_the_environment_chooses_verify_s_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LC_ALL", "fi_FI.UTF-8")
+    result = run("verify", "fixtures/batch")
+    assert result.stdout.rstrip().endswith(
+        "5 lokia: 2 valid, 1 illegal, 1 expect-failed, 1 invalid-input"
+    )
+    monkeypatch.setenv("LC_ALL", "C")
+    assert (
+        run("verify", "fixtures/batch")
+        .stdout.rstrip()
+        .endswith("5 logs: 2 valid, 1 illegal, 1 expect-failed, 1 invalid-input")
+    )
+
+
+def test_error_page_in_the_language(tmp_path: Path) -> None:
+    result = run(
+        "verify", "fixtures/batch/d-unusable.yaml", "--html-dir", str(tmp_path), "--lang", "cs"
+    )
+    assert result.exit_code == 2
+    pages = [p for p in tmp_path.rglob("*.html") if p.name != "index.html"]
+    assert len(pages) == 1
+    page = pages[0].read_text()
+    assert '<html lang="cs">' in page
+    assert "NEPOUŽITELNÝ VSTUP: řádek 3: fixtures/batch/d-unusable.yaml:3: neplatný YAML" in page
+    assert "nešlo ho přehrát" in page
+
+
+def test_import_kpat_error_in_the_language(tmp_path: Path) -> None:
+    save = tmp_path / "empty.xml"
+    save.write_text("  \n")
+    result = run("import", "kpat", str(save), "--lang", "fi")
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == f"spidercli: error: {save}: on tyhjä: odotettiin KPatin tallennettua peliä (XML)\n"
+    )
+
+
+def test_hint_on_a_refused_entry_in_the_language() -> None:
+    args = ("hint", "fixtures/illegal/same-column.yaml")
+    english = run(*args)
+    czech = run(*args, "--lang", "cs")
+    assert czech.exit_code == english.exit_code == 1
+    assert czech.stderr == (
+        "spidercli: fixtures/illegal/same-column.yaml:5: položka 1 `3>3` je odmítnuta "
+        "(same-column): sloupec 3 je zdrojem i cílem zároveň; neplatný záznam nápovědu nedostane\n"
+    )
+    assert run(*args, "--json", "--lang", "cs").stdout == run(*args, "--json").stdout
+
+
+def test_record_refusal_in_the_language(tmp_path: Path) -> None:
+    log = tmp_path / "bad.yaml"
+    log.write_text((FIXTURES / "illegal" / "same-column.yaml").read_text())
+    result = run("record", str(log), "--lang", "fi")
+    assert result.exit_code == 1
+    assert result.stderr.endswith(": merkintä 1 `3>3` hylätään (same-column): ei kirjattu\n")
