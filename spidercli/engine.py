@@ -290,6 +290,14 @@ class Game:
 
     def play(self, action: Action) -> Refusal | None:
         """Apply ``action`` and return None, or return why it is refused (nothing changes)."""
+        if type(action) is Move:  # the usual action first, checked and applied in one place
+            checked = self.check_move(action.source, action.target, action.count)
+            if isinstance(checked, Refusal):
+                return checked
+            self.move(action.source - 1, action.target - 1, checked)
+            if self.undoable < self.rules.undo_depth:
+                self.undoable += 1
+            return None
         if isinstance(action, Undo):
             refusal = self.check_undo()
             if refusal is None:

@@ -31,7 +31,20 @@ _WORD = r"[0-9]{1,4}>[0-9]{1,4}(?::[0-9]{1,4})?|deal|undo|finish|flip [0-9]{1,4}
 _ITEM = re.compile(rf"( *)- (?:'({_WORD})'|({_WORD}))")  # plain, or in single quotes
 _MARKER = "\nmoves:\n"
 _ODD = re.compile("[\r\x85\u2028\u2029]")  # what YAML also takes for a line break
-_ACTIONS: dict[str, Action] = {}  # an action's text to its (frozen) action, bounded
+_ROWS: dict[str, tuple[str, str, Action]] = {}  # a line to its indent, text and (frozen) action
+
+
+def _row(row: str) -> tuple[str, str, Action] | None:
+    """A line of the list: its indent, its action's text and the action; None if not plain."""
+    match = _ITEM.fullmatch(row)
+    if match is None:
+        return None
+    word = match.group(2) or match.group(3)
+    try:
+        action = parse_action(word)
+    except ValueError:  # ActionSyntaxError: the YAML reader words it
+        return None
+    return match.group(1), word, action
 
 
 def quick_log(text: str, path: str, full: Callable[[str, str], MoveLog]) -> MoveLog | None:
@@ -50,27 +63,23 @@ def quick_log(text: str, path: str, full: Callable[[str, str], MoveLog]) -> Move
         return None
     line = head.count("\n") + 2  # the first item's line (1-based)
     indent = None
-    entries = []
-    actions = _ACTIONS
+    entries: list[Entry] = []
+    append = entries.append
+    rows = _ROWS
     for index, row in enumerate(lines, start=1):
-        match = _ITEM.fullmatch(row)
-        if match is None:
-            return None
-        if indent is None:
-            indent = match.group(1)
-        elif match.group(1) != indent:
-            return None
-        word = match.group(2) or match.group(3)
-        action = actions.get(word)
-        if action is None:
-            try:
-                action = parse_action(word)
-            except ValueError:  # ActionSyntaxError: the YAML reader words it
+        known = rows.get(row)
+        if known is None:
+            known = _row(row)
+            if known is None:
                 return None
-            if len(actions) >= 4096:
-                actions.clear()
-            actions[word] = action
-        entries.append(Entry(index, line, word, action))
+            if len(rows) >= 4096:
+                rows.clear()
+            rows[row] = known
+        if indent is None:
+            indent = known[0]
+        elif known[0] != indent:
+            return None
+        append(Entry(index, line, known[1], known[2]))
         line += 1
     try:
         log = full(head + "moves: []\n", path)
