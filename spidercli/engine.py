@@ -291,6 +291,11 @@ class Game:
     def play(self, action: Action) -> Refusal | None:
         """Apply ``action`` and return None, or return why it is refused (nothing changes)."""
         if type(action) is Move:  # the usual action first, checked and applied in one place
+            if action.count is not None and self._plainly_legal(action):
+                self.move(action.source - 1, action.target - 1, action.count)
+                if self.undoable < self.rules.undo_depth:
+                    self.undoable += 1
+                return None
             checked = self.check_move(action.source, action.target, action.count)
             if isinstance(checked, Refusal):
                 return checked
@@ -330,6 +335,36 @@ class Game:
             raise IllegalActionError(action, refusal)
 
     # --------------------------------------------------------------------- checks (refusals)
+
+    def _plainly_legal(self, action: Move) -> bool:
+        """Whether ``S>T:K`` passes every check of ``check_move`` (True only when it would
+        return K): its accepting path in one function; any doubt goes to ``check_move``."""
+        k = action.count
+        s = action.source - 1
+        t = action.target - 1
+        n = self._ncols
+        if self.over is not None or k is None or s == t or not (0 <= s < n and 0 <= t < n):
+            return False
+        col = self.cols[s]
+        m = len(col)
+        if not 1 <= k <= m - self.down[s]:
+            return False
+        first = col[m - k]
+        rank = first & 15
+        if self.permissive:
+            for i in range(m - k + 1, m):
+                rank -= 1
+                if col[i] & 15 != rank:
+                    return False
+        else:
+            for i in range(m - k + 1, m):
+                rank -= 1
+                if col[i] & 15 != rank or col[i] >> 4 != first >> 4:
+                    return False
+        dst = self.cols[t]
+        if not dst or (self._fd_empty and self.down[t] == len(dst)):
+            return True
+        return dst[-1] & 15 == (first & 15) + 1
 
     def _game_over(self) -> Refusal:
         what = "won" if self.over == WON else "finished"
