@@ -1,4 +1,4 @@
-"""``Game.play`` checks and applies ``S>T:K`` in one place (``_plainly_legal``): for every move
+"""``Game.play`` checks and applies ``S>T[:K]`` in one place (``_plainly_legal``): for every move
 from random positions under every ruleset, the result and the position after it are those of the
 general path (``check_move`` then ``move``)."""
 
@@ -50,7 +50,12 @@ def test_play_of_a_move_is_check_move_then_move(
     n = game.kind.columns
     for choice in choices:
         # every move of the position, every count, and one drawn anywhere (off the board too)
-        moves = [Move(a, b, c) for a in range(1, n + 1) for b in range(1, n + 1) for c in range(14)]
+        moves = [
+            Move(a, b, c)
+            for a in range(1, n + 1)
+            for b in range(1, n + 1)
+            for c in (None, *range(14))
+        ]
         moves.append(Move(*odd))
         for move in moves:
             assert attempt(game, move, "fused") == attempt(game, move, "general"), move
@@ -61,18 +66,20 @@ def test_play_of_a_move_is_check_move_then_move(
 
 
 def test_the_fused_path_is_taken_and_refuses_nothing_by_itself() -> None:
-    """``_plainly_legal`` says yes to a legal S>T:K (else the test above compares the general
-    path with itself) and no to each kind of refused one."""
+    """``_plainly_legal`` gives K for a legal S>T:K and S>T (else the test above compares the
+    general path with itself) and 0 for each kind of refused one."""
     game = new_game("SP1-S1C-AAAAABD", "classic")
     legal = game.legal_moves()
     assert legal
     s, t, k = legal[0]
-    assert game._plainly_legal(Move(s + 1, t + 1, k))
+    assert game._plainly_legal(Move(s + 1, t + 1, k)) == k
+    inferred = game.check_move(s + 1, t + 1, None)
+    assert isinstance(inferred, int)
+    assert game._plainly_legal(Move(s + 1, t + 1, None)) == inferred
     for bad in (
         Move(s + 1, s + 1, k),
         Move(0, t + 1, k),
         Move(s + 1, t + 1, 0),
         Move(s + 1, 99, k),
     ):
-        assert not game._plainly_legal(bad)
-    assert not game._plainly_legal(Move(s + 1, t + 1, None))
+        assert game._plainly_legal(bad) == 0
