@@ -66,6 +66,10 @@ def quick_log(text: str, path: str, full: Callable[[str, str], MoveLog]) -> Move
     entries: list[Entry] = []
     append = entries.append
     rows = _ROWS
+    new = object.__new__  # an Entry made through its slots (the same fields, frozen after)
+    slot = vars(Entry)
+    set_index, set_line = slot["index"].__set__, slot["line"].__set__
+    set_text, set_action = slot["text"].__set__, slot["action"].__set__
     for index, row in enumerate(lines, start=1):
         known = rows.get(row)
         if known is None:
@@ -79,7 +83,12 @@ def quick_log(text: str, path: str, full: Callable[[str, str], MoveLog]) -> Move
             indent = known[0]
         elif known[0] != indent:
             return None
-        append(Entry(index, line, known[1], known[2]))
+        entry = new(Entry)  # Entry's frozen __init__ costs more than the rest of the line
+        set_index(entry, index)
+        set_line(entry, line)
+        set_text(entry, known[1])
+        set_action(entry, known[2])
+        append(entry)
         line += 1
     try:
         log = full(head + "moves: []\n", path)
