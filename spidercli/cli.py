@@ -16,6 +16,9 @@ import typer
 
 from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES
+from spidercli.quickparams import install as _quick_params
+
+_quick_params()  # plain values coerced without importing pydantic (start-up time)
 
 if TYPE_CHECKING:  # imported for the types only: the commands import what they use
     from spidercli.movelog import MoveLog

@@ -290,6 +290,20 @@ class Game:
 
     def play(self, action: Action) -> Refusal | None:
         """Apply ``action`` and return None, or return why it is refused (nothing changes)."""
+        if type(action) is Move:  # the usual action first, checked and applied in one place
+            k = self._plainly_legal(action)
+            if k:
+                self.move(action.source - 1, action.target - 1, k)
+                if self.undoable < self.rules.undo_depth:
+                    self.undoable += 1
+                return None
+            checked = self.check_move(action.source, action.target, action.count)
+            if isinstance(checked, Refusal):
+                return checked
+            self.move(action.source - 1, action.target - 1, checked)
+            if self.undoable < self.rules.undo_depth:
+                self.undoable += 1
+            return None
         if isinstance(action, Undo):
             refusal = self.check_undo()
             if refusal is None:
@@ -322,6 +336,43 @@ class Game:
             raise IllegalActionError(action, refusal)
 
     # --------------------------------------------------------------------- checks (refusals)
+
+    def _plainly_legal(self, action: Move) -> int:
+        """The card count K that ``check_move`` would return for ``S>T[:K]``, or 0 for any
+        doubt (then ``check_move`` decides): its accepting path in one function."""
+        k = action.count
+        s = action.source - 1
+        t = action.target - 1
+        n = self._ncols
+        if self.over is not None or s == t or not (0 <= s < n and 0 <= t < n):
+            return 0
+        col = self.cols[s]
+        m = len(col)
+        if k is None:
+            if self.down[s] == m:
+                return 0
+            inferred = self._infer_count(s, t)
+            if isinstance(inferred, Refusal):
+                return 0
+            k = inferred
+        if not 1 <= k <= m - self.down[s]:
+            return 0
+        first = col[m - k]
+        rank = first & 15
+        if self.permissive:
+            for i in range(m - k + 1, m):
+                rank -= 1
+                if col[i] & 15 != rank:
+                    return 0
+        else:
+            for i in range(m - k + 1, m):
+                rank -= 1
+                if col[i] & 15 != rank or col[i] >> 4 != first >> 4:
+                    return 0
+        dst = self.cols[t]
+        if not dst or (self._fd_empty and self.down[t] == len(dst)):
+            return k
+        return k if dst[-1] & 15 == (first & 15) + 1 else 0
 
     def _game_over(self) -> Refusal:
         what = "won" if self.over == WON else "finished"

@@ -83,6 +83,17 @@ class MoveLog:
 
 def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     """Parse a move log's text; ``LogError`` names the line and what was expected."""
+    if isinstance(text, str):  # the usual shape (a plain ``moves:`` list last) read quickly
+        from spidercli.plainlog import quick_log
+
+        quick = quick_log(text, path, parse_yaml_log)
+        if quick is not None:
+            return quick
+    return parse_yaml_log(text, path)
+
+
+def parse_yaml_log(text: str | bytes, path: str = "<log>") -> MoveLog:
+    """``parse_log`` by the strict YAML reader alone, whatever the log's shape."""
     root = compose(text, path)
     if root is None:
         raise LogError(
