@@ -639,11 +639,19 @@ class BeamSolver(Search):
         return POLISH.get(self.p.suits, ())
 
     def expand(
-        self, entry: Level, idx: int, out: list[Candidate], seen: set[int]
+        self,
+        entry: Level,
+        idx: int,
+        out: list[Candidate],
+        seen: set[int],
+        bests: list[list[int]] | None = None,
+        width: int = 0,
     ) -> tuple[bool, Step]:
         """Append ``entry``'s children (it is ``idx`` in its level) to ``out`` as candidates,
         without building their positions, skipping (and adding to ``seen``) the keys already
-        met; ``(True, step)`` as soon as a step wins."""
+        met; ``(True, step)`` as soon as a step wins. With ``bests`` (per number of deals done,
+        the negated ranks of the best ``width`` candidates so far, a heap), a child that cannot
+        make its bucket's best ``width`` is left out of ``out``."""
         node, _, _, infos, sums, pkey = entry
         cols, down, _, runs = node
         goal = self.p.runs_to_win
@@ -655,6 +663,7 @@ class BeamSolver(Search):
         new_s = b""
         ds = 0
         ns = os_ = _NO_COLUMN
+        heap = bests[node.dealt] if bests is not None else None
         for step in self._moves(node, infos):
             if step is None:
                 child = self.after_deal(node)
@@ -663,7 +672,14 @@ class BeamSolver(Search):
                 e = self.level_entry(child, idx, None)
                 if e.key not in seen:
                     seen.add(e.key)
-                    out.append((self._rank(*e.sums), len(out), idx, None, e))
+                    rank = self._rank(*e.sums)
+                    if bests is not None:
+                        deal_heap = bests[child.dealt]
+                        if len(deal_heap) < width:
+                            heapq.heappush(deal_heap, -rank)
+                        elif rank < -deal_heap[0]:
+                            heapq.heapreplace(deal_heap, -rank)
+                    out.append((rank, len(out), idx, None, e))
                 continue
             s, t, k = step
             src = cols[s]
@@ -685,10 +701,6 @@ class BeamSolver(Search):
                     return True, step
             nt = memo((new_t, dt)) or info(new_t, dt)
             ot = infos[t]
-            key = (pkey + _PLACE[s] * (ns[4] - os_[4]) + _PLACE[t] * (nt[4] - ot[4])) & _MASK
-            if key in seen:
-                continue
-            seen.add(key)
             d2 = dis - os_[0] - ot[0] + ns[0] + nt[0]
             r2 = ready - os_[1] - ot[1] + ns[1] + nt[1] + 13 * removed
             e2 = empties + (not new_s) + (not new_t) - (not cols[t])
@@ -699,6 +711,20 @@ class BeamSolver(Search):
             nz_t = t2 | t2 >> 1 | t2 >> 2 | t2 >> 3
             d3 = d2 - (nz_b & nz_t & _NIBBLES).bit_count() - e2
             rank = (d3 if d3 > 0 else 0) * 256 - r2 - e2
+            key = (pkey + _PLACE[s] * (ns[4] - os_[4]) + _PLACE[t] * (nt[4] - ot[4])) & _MASK
+            if key in seen:
+                continue
+            seen.add(key)
+            if heap is not None:
+                # A child ranked no better than the ``width`` best already met for its bucket
+                # (all met before it, so ahead of it in the sort) cannot be kept: it is
+                # remembered as met, but never built into a candidate.
+                if len(heap) >= width and rank >= -heap[0]:
+                    continue
+                if len(heap) < width:
+                    heapq.heappush(heap, -rank)
+                else:
+                    heapq.heapreplace(heap, -rank)
             change = (new_s, ds, new_t, dt, removed, (d2, r2, e2, b2, t2), ns, nt, key)
             out.append((rank, len(out), idx, step, change))
         return False, None
@@ -722,9 +748,10 @@ class BeamSolver(Search):
             if len(seen) > SEEN_LIMIT:  # and the keys' (about 60 bytes each)
                 seen = {e.key for e in level}
             children: list[Candidate] = []
+            bests: list[list[int]] = [[] for _ in range(buckets)]
             for idx, entry in enumerate(level):
                 tick()
-                won, step = expand(entry, idx, children, seen)
+                won, step = expand(entry, idx, children, seen, bests, width)
                 if won:
                     return self._line(levels, idx, step)
             children.sort()
