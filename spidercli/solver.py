@@ -524,20 +524,27 @@ class BeamSolver(Search):
 
     def level_entry(self, node: Position, parent: int, step: Step) -> Level:
         """A position's level entry, its rank's parts computed whole."""
-        infos = [self.column_info(c, d) for c, d in zip(node[0], node[1], strict=True)]
-        sums = (
-            sum(i[0] for i in infos),
-            sum(i[1] for i in infos) + 13 * node[3],
-            sum(1 for c in node[0] if not c),
-            sum(i[2] for i in infos),
-            sum(i[3] for i in infos) + _KING_SEAT,
-        )
         # A sum of the columns' digests, each times its place's odd factor, and the deals done:
         # a move changes two terms. Equal keys for different positions are left to chance
         # (2**-64 a pair), never to the process: the digests are fixed (blake2b), not hash().
+        memo = self._info.get
+        infos: list[ColumnInfo] = []
+        dis = ready = empties = bottoms = 0
+        tops = _KING_SEAT
         key = node.dealt * _PLACE[-1]
-        for i, info in enumerate(infos):
-            key += _PLACE[i] * info[4]
+        for i, (c, d) in enumerate(zip(node.cols, node.down, strict=True)):
+            if c:
+                info = memo((c, d)) or self.column_info(c, d)
+                dis += info[0]
+                ready += info[1]
+                bottoms += info[2]
+                tops += info[3]
+                key += _PLACE[i] * info[4]
+            else:
+                info = _NO_COLUMN
+                empties += 1
+            infos.append(info)
+        sums = (dis, ready + 13 * node.runs, empties, bottoms, tops)
         return Level(node, parent, step, infos, sums, key & _MASK)
 
     @staticmethod
@@ -558,33 +565,33 @@ class BeamSolver(Search):
         under the permissive rule) onto a card one rank higher, except that a run is split only
         to lengthen a same-suit run; to the leftmost empty column any part but a whole column,
         and once the stock is out, never a split run; the deal when legal."""
+        infos = [self.column_info(c, d) for c, d in zip(node.cols, node.down, strict=True)]
+        return self._moves(node, infos)
+
+    def _moves(self, node: Position, infos: list[ColumnInfo]) -> list[Step]:
+        """``moves``, with each column's part of the rank at hand (its top run's length)."""
         cols, down, dealt, _ = node
-        ncols = self.p.ncols
         permissive = self.p.permissive
         stock_left = dealt < len(self.p.chunks)
         first_empty = -1
-        trail = [0] * ncols
-        by_rank: list[list[int]] = [[] for _ in range(15)]  # columns by their top card's rank
-        for t in range(ncols):
-            col = cols[t]
-            n = len(col)
-            if n:
-                j = n - 1
-                lo = down[t]
-                while j > lo and col[j - 1] == col[j] + 1:
-                    j -= 1
-                trail[t] = n - j
-                by_rank[col[-1] & 15].append(t)
+        by_rank: dict[int, list[int]] = {}  # columns by their top card's rank
+        for t, col in enumerate(cols):
+            if col:
+                r = col[-1] & 15
+                same_rank = by_rank.get(r)
+                if same_rank is None:
+                    by_rank[r] = [t]
+                else:
+                    same_rank.append(t)
             elif first_empty < 0:
                 first_empty = t
         out: list[Step] = []
-        for s in range(ncols):
-            col = cols[s]
+        for s, col in enumerate(cols):
             n = len(col)
             if not n:
                 continue
             d = down[s]
-            same = trail[s]
+            same = infos[s][1]
             m = same
             if permissive:
                 i = n - m
@@ -594,8 +601,10 @@ class BeamSolver(Search):
             for k in range(1, m + 1):
                 first = col[n - k]
                 split = k < n - d and col[n - k - 1] == first + 1
-                for t in by_rank[(first & 15) + 1]:
-                    if t != s and (not split or (cols[t][-1] == first + 1 and trail[t] + k > same)):
+                for t in by_rank.get((first & 15) + 1, ()):
+                    if t != s and (
+                        not split or (cols[t][-1] == first + 1 and infos[t][1] + k > same)
+                    ):
                         out.append((s, t, k))
                 if first_empty >= 0 and k < n and (stock_left or not split):
                     out.append((s, first_empty, k))
@@ -630,17 +639,32 @@ class BeamSolver(Search):
         return POLISH.get(self.p.suits, ())
 
     def expand(
-        self, entry: Level, idx: int, out: list[Candidate], seen: set[int]
+        self,
+        entry: Level,
+        idx: int,
+        out: list[Candidate],
+        seen: set[int],
+        bests: list[list[int]] | None = None,
+        width: int = 0,
     ) -> tuple[bool, Step]:
         """Append ``entry``'s children (it is ``idx`` in its level) to ``out`` as candidates,
         without building their positions, skipping (and adding to ``seen``) the keys already
-        met; ``(True, step)`` as soon as a step wins."""
+        met; ``(True, step)`` as soon as a step wins. With ``bests`` (per number of deals done,
+        the negated ranks of the best ``width`` candidates so far, a heap), a child that cannot
+        make its bucket's best ``width`` is left out of ``out``."""
         node, _, _, infos, sums, pkey = entry
         cols, down, _, runs = node
         goal = self.p.runs_to_win
         info = self.column_info
+        memo = self._info.get
         dis, ready, empties, bottoms, tops = sums
-        for step in self.moves(node):
+        # Moves come grouped by source and count: the source's side is worked out once a group.
+        last_sk = (-1, 0)
+        new_s = b""
+        ds = 0
+        ns = os_ = _NO_COLUMN
+        heap = bests[node.dealt] if bests is not None else None
+        for step in self._moves(node, infos):
             if step is None:
                 child = self.after_deal(node)
                 if child[3] >= goal:
@@ -648,15 +672,26 @@ class BeamSolver(Search):
                 e = self.level_entry(child, idx, None)
                 if e.key not in seen:
                     seen.add(e.key)
-                    out.append((self._rank(*e.sums), len(out), idx, None, e))
+                    rank = self._rank(*e.sums)
+                    if bests is not None:
+                        deal_heap = bests[child.dealt]
+                        if len(deal_heap) < width:
+                            heapq.heappush(deal_heap, -rank)
+                        elif rank < -deal_heap[0]:
+                            heapq.heapreplace(deal_heap, -rank)
+                    out.append((rank, len(out), idx, None, e))
                 continue
             s, t, k = step
             src = cols[s]
             n = len(src) - k
-            new_s = src[:n]
-            ds = down[s]
-            if n and ds >= n:
-                ds = n - 1
+            if (s, k) != last_sk:
+                last_sk = (s, k)
+                new_s = src[:n]
+                ds = down[s]
+                if n and ds >= n:
+                    ds = n - 1
+                ns = (memo((new_s, ds)) or info(new_s, ds)) if n else _NO_COLUMN
+                os_ = infos[s]
             new_t = cols[t] + src[n:]
             dt = down[t]
             removed = 0
@@ -664,14 +699,8 @@ class BeamSolver(Search):
                 new_t, dt, removed = _take_run(new_t, dt)
                 if runs + removed >= goal:
                     return True, step
-            ns = info(new_s, ds)
-            nt = info(new_t, dt)
-            os_ = infos[s]
+            nt = memo((new_t, dt)) or info(new_t, dt)
             ot = infos[t]
-            key = (pkey + _PLACE[s] * (ns[4] - os_[4]) + _PLACE[t] * (nt[4] - ot[4])) & _MASK
-            if key in seen:
-                continue
-            seen.add(key)
             d2 = dis - os_[0] - ot[0] + ns[0] + nt[0]
             r2 = ready - os_[1] - ot[1] + ns[1] + nt[1] + 13 * removed
             e2 = empties + (not new_s) + (not new_t) - (not cols[t])
@@ -682,6 +711,20 @@ class BeamSolver(Search):
             nz_t = t2 | t2 >> 1 | t2 >> 2 | t2 >> 3
             d3 = d2 - (nz_b & nz_t & _NIBBLES).bit_count() - e2
             rank = (d3 if d3 > 0 else 0) * 256 - r2 - e2
+            key = (pkey + _PLACE[s] * (ns[4] - os_[4]) + _PLACE[t] * (nt[4] - ot[4])) & _MASK
+            if key in seen:
+                continue
+            seen.add(key)
+            if heap is not None:
+                # A child ranked no better than the ``width`` best already met for its bucket
+                # (all met before it, so ahead of it in the sort) cannot be kept: it is
+                # remembered as met, but never built into a candidate.
+                if len(heap) >= width and rank >= -heap[0]:
+                    continue
+                if len(heap) < width:
+                    heapq.heappush(heap, -rank)
+                else:
+                    heapq.heapreplace(heap, -rank)
             change = (new_s, ds, new_t, dt, removed, (d2, r2, e2, b2, t2), ns, nt, key)
             out.append((rank, len(out), idx, step, change))
         return False, None
@@ -705,9 +748,10 @@ class BeamSolver(Search):
             if len(seen) > SEEN_LIMIT:  # and the keys' (about 60 bytes each)
                 seen = {e.key for e in level}
             children: list[Candidate] = []
+            bests: list[list[int]] = [[] for _ in range(buckets)]
             for idx, entry in enumerate(level):
                 tick()
-                won, step = expand(entry, idx, children, seen)
+                won, step = expand(entry, idx, children, seen, bests, width)
                 if won:
                     return self._line(levels, idx, step)
             children.sort()

@@ -219,6 +219,27 @@ def assert_children_match(beam: BeamSolver, node: Position) -> None:
         whole = beam.level_entry(child, -1, None)
         assert (sums, key) == (whole.sums, whole.key)
         assert rank == beam.rank(child)
+    # With a bound of ``width`` per bucket, the candidates left out are never among the best
+    # ``width`` of their bucket, and every key is still remembered as met.
+    for width in (1, 2, 3):
+        bests: list[list[int]] = [[] for _ in range(len(beam.p.chunks) + 1)]
+        bounded: list[Candidate] = []
+        seen_b = {entry.key}
+        beam.expand(entry, 0, bounded, seen_b, bests, width)
+        assert seen_b == seen
+
+        def kept(cands: list[Candidate], width: int = width) -> list[Step]:
+            counts: dict[bool, int] = {}
+            steps = []
+            for c in sorted(cands):
+                deal = c[3] is None
+                if counts.get(deal, 0) < width:
+                    counts[deal] = counts.get(deal, 0) + 1
+                    steps.append(c[3])
+            return steps
+
+        assert kept(bounded) == kept(out)
+        assert len(bounded) <= len(out)
 
 
 def test_shorten_cuts_a_detour() -> None:
