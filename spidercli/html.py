@@ -14,6 +14,7 @@ as SVG, and a Content-Security-Policy forbids fetching anything.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
 import json
@@ -135,7 +136,9 @@ class Recorder(ReplayVisitor):
         )
 
 
+@functools.cache
 def _template(name: str) -> str:
+    """A file of the package's templates, read once per process (a batch writes many pages)."""
     return (resources.files("spidercli") / "templates" / name).read_text(encoding="utf-8")
 
 
@@ -323,6 +326,7 @@ def error_page(path: str, message: str, line: int | None) -> str:
     intro = _("Move log {file}: it could not be replayed.").format(
         file=f"<code>{html.escape(path)}</code>"
     )
+    style = _template("replay.css")
     return fill(
         _template("error.html"),
         {
@@ -330,8 +334,8 @@ def error_page(path: str, message: str, line: int | None) -> str:
             "title": html.escape(f"{path} - spidercli"),
             "intro": intro,
             "facts": facts,
-            "csp": csp(_template("replay.css"), None),
-            "style": _template("replay.css"),
+            "csp": csp(style, None),
+            "style": style,
         },
     )
 
