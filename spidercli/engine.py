@@ -4,7 +4,9 @@ It knows nothing of YAML, files or the command line. ``Game.play(action)`` eithe
 action and returns ``None``, or changes nothing and returns the ``Refusal`` naming the one rule
 that blocks it (the first, in the rule book's order, where several apply).
 
-Internally columns are 0-based lists of cards, bottom to top, and ``down[c]`` counts the
+Columns are 0-based in every method of ``Game`` (``check_move(s, t, k)``, ``move``, ``flip``,
+``face_up``, ``legal_moves`` ...); only the actions (``Move``, ``Flip``, ``Tap``) carry the log's
+1-based numbers, as written. Columns are lists of cards, bottom to top, and ``down[c]`` counts the
 face-down cards at the bottom of column ``c``. Cards are ints (see ``cards``): the rank is
 ``card & 15``, and ``b == a - 1`` says that ``b`` goes on ``a`` in a one-suit run.
 """
@@ -297,7 +299,7 @@ class Game:
                 if self.undoable < self.rules.undo_depth:
                     self.undoable += 1
                 return None
-            checked = self.check_move(action.source, action.target, action.count)
+            checked = self.check_move(action.source - 1, action.target - 1, action.count)
             if isinstance(checked, Refusal):
                 return checked
             self.move(action.source - 1, action.target - 1, checked)
@@ -492,19 +494,19 @@ class Game:
             (*run, last),
         )
 
-    def check_move(self, source: int, target: int, count: int | None) -> Refusal | int:
-        """Check ``S>T[:K]`` (1-based columns); return the refusal, or the card count K."""
+    def check_move(self, s: int, t: int, count: int | None) -> Refusal | int:
+        """Check moving the last ``count`` cards of column ``s`` onto column ``t`` (0-based, as
+        every public method here; ``count`` None: inferred as ``S>T`` does); return the refusal,
+        or the card count. A column out of range is refused under its log number (``s + 1``)."""
         if self.over is not None:
             return self._game_over()
         n = self._ncols
-        if not 1 <= source <= n:
-            return self._no_column(source)
-        if not 1 <= target <= n:
-            return self._no_column(target)
-        if source == target:
-            return Refusal(SAME_COLUMN, f"column {source} is both the source and the target")
-        s = source - 1
-        t = target - 1
+        if not 0 <= s < n:
+            return self._no_column(s + 1)
+        if not 0 <= t < n:
+            return self._no_column(t + 1)
+        if s == t:
+            return Refusal(SAME_COLUMN, f"column {s + 1} is both the source and the target")
         if count is None:
             if self.down[s] == len(self.cols[s]):
                 return self._empty_source(s)
@@ -515,7 +517,7 @@ class Game:
         return self._check_group(s, count) or self._check_target(s, t, count) or count
 
     def _play_move(self, action: Move) -> Refusal | None:
-        checked = self.check_move(action.source, action.target, action.count)
+        checked = self.check_move(action.source - 1, action.target - 1, action.count)
         if isinstance(checked, Refusal):
             return checked
         self.move(action.source - 1, action.target - 1, checked)
@@ -592,31 +594,32 @@ class Game:
         self.deal()
         return None
 
-    def check_flip(self, column: int) -> Refusal | None:
+    def check_flip(self, c: int) -> Refusal | None:
+        """Check turning column ``c``'s face-down last card (0-based; a column out of range is
+        refused under its log number, ``c + 1``)."""
         if self.over is not None:
             return self._game_over()
-        if not 1 <= column <= self._ncols:
-            return self._no_column(column)
+        if not 0 <= c < self._ncols:
+            return self._no_column(c + 1)
         if self._auto_flip:
             return Refusal(
                 FLIP_AUTOMATIC,
                 f"under {self.rules.name} rules a face-down card turns up by itself; "
                 "there is no flip action",
             )
-        c = column - 1
         col = self.cols[c]
         if not col:
-            return Refusal(NOTHING_TO_FLIP, f"column {column} is empty: nothing to flip")
+            return Refusal(NOTHING_TO_FLIP, f"column {c + 1} is empty: nothing to flip")
         if self.down[c] < len(col):
             return Refusal(
                 NOTHING_TO_FLIP,
-                f"column {column} already ends face-up ({card_str(col[-1])})",
+                f"column {c + 1} already ends face-up ({card_str(col[-1])})",
                 (col[-1],),
             )
         return None
 
     def _play_flip(self, action: Flip) -> Refusal | None:
-        refusal = self.check_flip(action.column)
+        refusal = self.check_flip(action.column - 1)
         if refusal is not None:
             return refusal
         self.flip(action.column - 1)

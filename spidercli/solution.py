@@ -213,4 +213,4 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
 
 
 def _as_move(game: Game, s: int, t: int, k: int) -> Move:
-    return Move(s + 1, t + 1, None if game.check_move(s + 1, t + 1, None) == k else k)
+    return Move(s + 1, t + 1, None if game.check_move(s, t, None) == k else k)

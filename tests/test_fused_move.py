@@ -15,7 +15,7 @@ from tests.helpers import CODES, new_game
 
 def general(game: Game, move: Move) -> Refusal | None:
     """What ``play`` did before the fused path: ``check_move``, then ``move``."""
-    checked = game.check_move(move.source, move.target, move.count)
+    checked = game.check_move(move.source - 1, move.target - 1, move.count)
     if isinstance(checked, Refusal):
         return checked
     game.move(move.source - 1, move.target - 1, checked)
@@ -73,7 +73,7 @@ def test_the_fused_path_is_taken_and_refuses_nothing_by_itself() -> None:
     assert legal
     s, t, k = legal[0]
     assert game._plainly_legal(Move(s + 1, t + 1, k)) == k
-    inferred = game.check_move(s + 1, t + 1, None)
+    inferred = game.check_move(s, t, None)
     assert isinstance(inferred, int)
     assert game._plainly_legal(Move(s + 1, t + 1, None)) == inferred
     for bad in (

@@ -55,7 +55,7 @@ def test_generator_agrees_with_the_validator(code_text: str, choices: list[int])
         for s in range(n):
             for t in range(n):
                 for k in range(1, 14):
-                    refusal = game.check_move(s + 1, t + 1, k)
+                    refusal = game.check_move(s, t, k)
                     assert (not isinstance(refusal, int) or refusal != k) == (
                         (s, t, k) not in legal
                     ), (s, t, k, refusal)
