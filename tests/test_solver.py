@@ -30,8 +30,7 @@ from spidercli.solver import (
     problem_from_game,
     shorten,
 )
-from tests.helpers import position
-from tests.test_cli import FIXTURES, run
+from tests.helpers import FIXTURES, position, run
 
 # ------------------------------------------------------------------------ the search
 
