@@ -31,7 +31,7 @@ from spidercli.engine import Game
 from spidercli.errors import InputError
 from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
 from spidercli.logwriter import format_log
-from spidercli.messages import N_
+from spidercli.messages import N_, Text
 from spidercli.rules import KPAT, SPIDER
 
 MAX_SAVE_BYTES = 4 * 1024 * 1024  # a long KPat Spider save is under 100 KiB
@@ -164,7 +164,7 @@ def read_xml(path: str | Path) -> Element:
             path=name,
         ) from err
     except defusedxml.DefusedXmlException as err:
-        raise SaveError(f"refused: {err}", path=name) from err
+        raise SaveError(N_("refused: {reason}", reason=str(err)), path=name) from err
     except xml.sax.SAXParseException as err:
         column = (err.getColumnNumber() or 0) + 1
         raise SaveError(
@@ -222,6 +222,25 @@ def _int(text: str | None) -> int | None:
     if text is None or not _INT_RE.fullmatch(text.strip()):
         return None
     return int(text)
+
+
+class _CardWords(Text):
+    """A KPat card in words: ``the ten of spades`` (KPat's own words) in English, said in the
+    language in use as the text report names cards."""
+
+    def __new__(cls, suit: int, rank: int) -> _CardWords:
+        made = str.__new__(cls, f"the {RANK_WORDS[rank - 1]} of {KPAT_SUIT_NAMES[suit]}")
+        made.msgid = str(made)
+        made.fields = {"suit": suit, "rank": rank}
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[int, int], dict[str, object]]:  # type: ignore[override]
+        return (self.fields["suit"], self.fields["rank"]), {}
+
+    def said(self) -> str:
+        from spidercli.render import card_name
+
+        return card_name(card_of_id(self.fields["suit"] << 8 | self.fields["rank"]))
 
 
 class _Reader:
@@ -326,15 +345,20 @@ def _read_game(name: str, root: Element) -> KPatSave:
             m = _PILE_RE.fullmatch(pile)
             if m is None or int(m.group(2)) >= _PILE_COUNTS[m.group(1)]:
                 raise r.fail(
-                    f"<move pile={pile!r}> is not a pile of KPat's Spider: expected stack0-9 "
-                    "(the columns), redeals0-4 (the stock) or legs0-7 (the completed runs)",
+                    N_(
+                        "<move pile={pile!r}> is not a pile of KPat's Spider: expected stack0-9 "
+                        "(the columns), redeals0-4 (the stock) or legs0-7 (the completed runs)",
+                        pile=pile,
+                    ),
                     move,
                 )
             position = _int(move.attrs.get("position"))
             if position is None or not 0 <= position < 104:
                 raise r.fail(
-                    f"<move position={move.attrs.get('position')!r}>: expected a position "
-                    "0 to 103 in the pile",
+                    N_(
+                        "<move position={position!r}>: expected a position 0 to 103 in the pile",
+                        position=move.attrs.get("position"),
+                    ),
                     move,
                 )
             for i, card in enumerate(move.children):
@@ -342,13 +366,20 @@ def _read_game(name: str, root: Element) -> KPatSave:
                 turn = card.attrs.get("turn")
                 if turn not in (None, "face-up", "face-down"):
                     raise r.fail(
-                        f"<card turn={turn!r}>: expected face-up or face-down (or no turn)", card
+                        N_(
+                            "<card turn={turn!r}>: expected face-up or face-down (or no turn)",
+                            turn=turn,
+                        ),
+                        card,
                     )
                 if turn is None:
                     if card_id not in where:
                         raise r.fail(
-                            f"card {card.attrs.get('id')} appears for the first time without "
-                            "turn=: a save's first state places every card, face-up or down",
+                            N_(
+                                "card {card} appears for the first time without turn=: a save's "
+                                "first state places every card, face-up or down",
+                                card=card.attrs.get("id"),
+                            ),
                             card,
                         )
                     up = where[card_id][2]
@@ -358,8 +389,13 @@ def _read_game(name: str, root: Element) -> KPatSave:
         if not states and len(where) != len(deck):
             missing = len(deck) - len(where)
             raise r.fail(
-                f"the first state places {len(where)} cards, not the deck's {len(deck)} "
-                f"({missing} missing): the first state must deal every card",
+                N_(
+                    "the first state places {placed} cards, not the deck's {deck} ({missing} "
+                    "missing): the first state must deal every card",
+                    placed=len(where),
+                    deck=len(deck),
+                    missing=missing,
+                ),
                 state,
             )
         states.append(SaveState(state.line, _piles(r, where, state)))
@@ -385,8 +421,12 @@ def _card_id(r: _Reader, card: Element, known: set[int], suits: int) -> int:
     card_id = _int(text)
     if card_id is None or card_id not in known:
         raise r.fail(
-            f"<card id={text!r}> is not a card of KPat's {suits}-suit Spider deck "
-            "(an id is the card's number in the deck * 65536 + suit * 256 + rank)",
+            N_(
+                "<card id={id!r}> is not a card of KPat's {suits}-suit Spider deck (an id is the "
+                "card's number in the deck * 65536 + suit * 256 + rank)",
+                id=text,
+                suits=suits,
+            ),
             card,
         )
     suit = KPAT_SUIT_NAMES[(card_id >> 8) & 0xFF]
@@ -395,7 +435,14 @@ def _card_id(r: _Reader, card: Element, known: set[int], suits: int) -> int:
         got = card.attrs.get(attr)
         if got is not None and got != want:
             raise r.fail(
-                f"<card id={text!r}> is the {rank} of {suit}, but its {attr} says {got!r}", card
+                N_(
+                    "<card id={id!r}> is {card}, but its {attr} says {got!r}",
+                    id=text,
+                    card=_CardWords((card_id >> 8) & 0xFF, card_id & 0xFF),
+                    attr=attr,
+                    got=got,
+                ),
+                card,
             )
     return card_id
 
@@ -409,8 +456,12 @@ def _piles(
         at = slots.setdefault(pile, {})
         if position in at:
             raise r.fail(
-                f"after this state two cards lie at position {position} of {pile}: the save "
-                "is corrupt",
+                N_(
+                    "after this state two cards lie at position {position} of {pile}: the save "
+                    "is corrupt",
+                    position=position,
+                    pile=pile,
+                ),
                 state,
             )
         at[position] = (card_id, up)
@@ -419,8 +470,12 @@ def _piles(
         if len(at) != max(at) + 1:
             gap = min(set(range(len(at))) - set(at))
             raise r.fail(
-                f"after this state {pile} has no card at position {gap} but cards above it: "
-                "the save is corrupt",
+                N_(
+                    "after this state {pile} has no card at position {gap} but cards above it: "
+                    "the save is corrupt",
+                    pile=pile,
+                    gap=gap,
+                ),
                 state,
             )
         out[pile] = tuple(at[i] for i in range(len(at)))
@@ -432,9 +487,12 @@ def _read_legacy(name: str, root: Element) -> KPatSave:
     game_id = _int(root.attrs.get("id"))
     if game_id not in _LEGACY_SPIDER_IDS:
         raise r.fail(
-            f"is a KPat save (older format) of game id {root.attrs.get('id')!r}, not of Spider "
-            f"(ids {', '.join(map(str, sorted(_LEGACY_SPIDER_IDS)))}): spidercli imports "
-            "Spider only",
+            N_(
+                "is a KPat save (older format) of game id {id!r}, not of Spider (ids {ids}): "
+                "spidercli imports Spider only",
+                id=root.attrs.get("id"),
+                ids=", ".join(map(str, sorted(_LEGACY_SPIDER_IDS))),
+            ),
             root,
         )
     options = root.attrs.get("options")
@@ -452,8 +510,12 @@ def _read_legacy(name: str, root: Element) -> KPatSave:
         index = _int(pile.attrs.get("index"))
         if pile.name != "pile" or index not in _LEGACY_PILES:
             raise r.fail(
-                f"expected <pile index=N> with N 1-23 (KPat's Spider piles), found <{pile.name}> "
-                f"index={pile.attrs.get('index')!r}",
+                N_(
+                    "expected <pile index=N> with N 1-23 (KPat's Spider piles), found <{name}> "
+                    "index={index!r}",
+                    name=pile.name,
+                    index=pile.attrs.get("index"),
+                ),
                 pile,
             )
         pile_name = _LEGACY_PILES[index]
@@ -470,18 +532,27 @@ def _read_legacy(name: str, root: Element) -> KPatSave:
                 or low not in free
             ):
                 raise r.fail(
-                    f"<{card.name} suit={card.attrs.get('suit')!r} "
-                    f"value={card.attrs.get('value')!r} faceup={up!r}> is not a card of KPat's "
-                    f"{suits}-suit Spider deck (suit 0-3 clubs to spades, value 1-13, "
-                    "faceup 0 or 1)",
+                    N_(
+                        "<{name} suit={suit!r} value={value!r} faceup={up!r}> is not a card of "
+                        "KPat's {suits}-suit Spider deck (suit 0-3 clubs to spades, value 1-13, "
+                        "faceup 0 or 1)",
+                        name=card.name,
+                        suit=card.attrs.get("suit"),
+                        value=card.attrs.get("value"),
+                        up=up,
+                        suits=suits,
+                    ),
                     card,
                 )
             copy = free[low]
             matches = sorted(cid for cid in known if cid & 0xFFFF == low)
             if copy >= len(matches):
                 raise r.fail(
-                    f"the {RANK_WORDS[rank - 1]} of {KPAT_SUIT_NAMES[suit]} appears more often "
-                    f"than the deck holds it ({len(matches)} times)",
+                    N_(
+                        "{card} appears more often than the deck holds it ({times} times)",
+                        card=_CardWords(suit, rank),
+                        times=len(matches),
+                    ),
                     card,
                 )
             card_id = matches[copy]
@@ -489,7 +560,11 @@ def _read_legacy(name: str, root: Element) -> KPatSave:
             where[card_id] = (pile_name, position, up == "1")
     if len(where) != len(known):
         raise r.fail(
-            f"places {len(where)} cards, not the deck's {len(known)}: the save is incomplete",
+            N_(
+                "places {placed} cards, not the deck's {deck}: the save is incomplete",
+                placed=len(where),
+                deck=len(known),
+            ),
             root,
         )
     piles = _piles(r, where, root)
@@ -530,8 +605,11 @@ def saved_position(save: KPatSave, index: int) -> Position:
             d += 1
         if any(not up for _, up in pile[d:]):
             raise SaveError(
-                f"column {c + 1} has a face-down card above a face-up one: not a position of "
-                "Spider",
+                N_(
+                    "column {column} has a face-down card above a face-up one: not a position of "
+                    "Spider",
+                    column=c + 1,
+                ),
                 path=save.path,
                 line=state.line,
             )
@@ -540,14 +618,19 @@ def saved_position(save: KPatSave, index: int) -> Position:
     stock = [len(state.piles.get(f"redeals{p}", ())) for p in range(5)]
     if any(n not in (0, 10) for n in stock) or stock != sorted(stock):
         raise SaveError(
-            f"the stock piles hold {stock} cards: KPat's stock is five piles of 10, dealt from "
-            "the first",
+            N_(
+                "the stock piles hold {stock} cards: KPat's stock is five piles of 10, dealt "
+                "from the first",
+                stock=stock,
+            ),
             path=save.path,
             line=state.line,
         )
     if runs % 13:
         raise SaveError(
-            "the completed runs do not hold a multiple of 13 cards", path=save.path, line=state.line
+            N_("the completed runs do not hold a multiple of 13 cards"),
+            path=save.path,
+            line=state.line,
         )
     return Position(tuple(cols), tuple(down), stock.count(0), runs // 13)
 
@@ -576,24 +659,35 @@ def starting_setup(save: KPatSave) -> tuple[Setup, str | None]:
         pile = state.piles.get(f"stack{c}", ())
         if pile and all(up for _, up in pile) and len(pile) > 1:
             raise SaveError(
-                "was dealt with KPat's 'Face Up' stack option (every card face-up): spidercli's "
-                "Spider deals the columns face-down",
+                N_(
+                    "was dealt with KPat's 'Face Up' stack option (every card face-up): "
+                    "spidercli's Spider deals the columns face-down",
+                ),
                 path=save.path,
                 line=state.line,
             )
         if len(pile) != SPIDER.column_sizes[c] or [up for _, up in pile] != [False] * (
             len(pile) - 1
         ) + [True]:
-            what = "the position on the table" if save.legacy else "the first state"
+            fields = {
+                "column": c + 1,
+                "cards": len(pile),
+                "up": sum(up for _, up in pile),
+                "size": SPIDER.column_sizes[c],
+            }
             raise SaveError(
-                f"{what} is not a fresh deal (column {c + 1} holds {len(pile)} cards, "
-                f"{sum(up for _, up in pile)} face-up; a deal gives it "
-                f"{SPIDER.column_sizes[c]}, the last face-up)"
-                + (
-                    ": KPat's older save format keeps only the position, not the moves that "
-                    "led to it, so spidercli cannot import a game in progress from it"
-                    if save.legacy
-                    else ""
+                N_(
+                    "the position on the table is not a fresh deal (column {column} holds "
+                    "{cards} cards, {up} face-up; a deal gives it {size}, the last face-up): "
+                    "KPat's older save format keeps only the position, not the moves that led "
+                    "to it, so spidercli cannot import a game in progress from it",
+                    **fields,
+                )
+                if save.legacy
+                else N_(
+                    "the first state is not a fresh deal (column {column} holds {cards} cards, "
+                    "{up} face-up; a deal gives it {size}, the last face-up)",
+                    **fields,
                 ),
                 path=save.path,
                 line=state.line,
@@ -604,7 +698,11 @@ def starting_setup(save: KPatSave) -> tuple[Setup, str | None]:
         pile = state.piles.get(f"redeals{p}", ())
         if len(pile) != 10:
             raise SaveError(
-                f"the first state's stock pile {p + 1} holds {len(pile)} cards, not 10",
+                N_(
+                    "the first state's stock pile {pile} holds {cards} cards, not 10",
+                    pile=p + 1,
+                    cards=len(pile),
+                ),
                 path=save.path,
                 line=state.line,
             )
@@ -615,8 +713,12 @@ def starting_setup(save: KPatSave) -> tuple[Setup, str | None]:
         if deal_layout(code) == layout:
             return Setup.from_code(code), None
         return Setup(layout, save.suits, False), (
-            f"the save names deal {save.number}, but its cards are not KPat's deal "
-            f"{code.canonical}: written out as an explicit deal"
+            N_(
+                "the save names deal {number}, but its cards are not KPat's deal {code}: "
+                "written out as an explicit deal",
+                number=save.number,
+                code=code.canonical,
+            )
         )
     return Setup(layout, save.suits, False), None
 
@@ -661,8 +763,11 @@ def import_save(path: str | Path) -> Imported:
             found = _find(game, want, depth=2)
         if found is None:
             raise SaveError(
-                f"state {index + 1} is not a card move or a deal away from the state before "
-                "(under KPat's Spider rules): the save is corrupt or not KPat's",
+                N_(
+                    "state {state} is not a card move or a deal away from the state before "
+                    "(under KPat's Spider rules): the save is corrupt or not KPat's",
+                    state=index + 1,
+                ),
                 path=save.path,
                 line=save.states[index].line,
             )

@@ -14,9 +14,11 @@ from syrupy.assertion import SnapshotAssertion
 from spidercli import i18n
 from spidercli.codes import CodeError, parse_code
 from spidercli.errors import InputError
+from spidercli.kpatdeal import kpat_deal_ids
 from spidercli.messages import N_, Joined, Nn_, Prepared, Text, located, message_of, prefixed, said
 from spidercli.movelog import load_log
 from tests.helpers import BAD, FIXTURES, ILLEGAL, run
+from tests.kpat_saves import card_xml, save_xml
 
 OTHER = ("cs", "fi")
 
@@ -298,6 +300,57 @@ def test_import_kpat_error_in_the_language(tmp_path: Path) -> None:
         result.stderr
         == f"spidercli: error: {save}: on tyhjä: odotettiin KPatin tallennettua peliä (XML)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "is the ace of hearts, but its suit says 'spades'"),
+        ("cs", "je podle svého id srdcové eso, ale jeho atribut suit říká 'spades'"),
+        ("fi", "on tunnisteensa mukaan herttaässä, mutta sen suit-attribuutti sanoo 'spades'"),
+    ],
+)
+def test_import_kpat_card_error_names_the_card_in_the_language(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    save = tmp_path / "card.xml"
+    save.write_text(save_xml().replace('suit="hearts" rank="ace"', 'suit="spades" rank="ace"', 1))
+    result = run("import", "kpat", str(save), "--lang", lang)
+    assert result.exit_code == 2
+    assert result.stderr == f"spidercli: error: {save}:4: <card id='3539457'> {said}\n"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "cs",
+            "stav 2 nevznikne z předchozího stavu jedním tahem kartou ani rozdáním (podle "
+            "pravidel Pavouka z KPat): uložená hra je poškozená nebo není z KPat",
+        ),
+        (
+            "fi",
+            "tila 2 ei synny edellisestä tilasta yhdellä korttisiirrolla tai jaolla (KPatin "
+            "Spider-säännöillä): tallennus on vioittunut tai ei ole KPatin",
+        ),
+    ],
+)
+def test_import_kpat_step_error_in_the_language(tmp_path: Path, lang: str, said: str) -> None:
+    save = tmp_path / "step.xml"
+    save.write_text(  # 3H onto 6S: no KPat action does that
+        save_xml(
+            states='<state><move pile="stack0" position="6">'
+            f"{card_xml(kpat_deal_ids(17, 2)[0][2][-1])}</move></state>"
+        )
+    )
+    english = run("import", "kpat", str(save))
+    result = run("import", "kpat", str(save), "--lang", lang)
+    assert result.exit_code == english.exit_code == 2
+    assert english.stderr.endswith(
+        ":20: state 2 is not a card move or a deal away from the state "
+        "before (under KPat's Spider rules): the save is corrupt or not KPat's\n"
+    )
+    assert result.stderr == f"spidercli: error: {save}:20: {said}\n"
 
 
 def test_hint_on_a_refused_entry_in_the_language() -> None:
