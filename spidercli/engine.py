@@ -299,13 +299,7 @@ class Game:
                 if self.undoable < self.rules.undo_depth:
                     self.undoable += 1
                 return None
-            checked = self.check_move(action.source - 1, action.target - 1, action.count)
-            if isinstance(checked, Refusal):
-                return checked
-            self.move(action.source - 1, action.target - 1, checked)
-            if self.undoable < self.rules.undo_depth:
-                self.undoable += 1
-            return None
+            # anything doubtful: the whole check below, which names the refusal
         if isinstance(action, Undo):
             refusal = self.check_undo()
             if refusal is None:
