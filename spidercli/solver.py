@@ -28,6 +28,7 @@ it goes to an empty column only whole, to the leftmost empty column, and never a
 from __future__ import annotations
 
 import heapq
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +37,22 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from spidercli.engine import Game
+
+try:  # the compiled beam pass (spidercli/_beam.c), built where a C compiler was found
+    from spidercli import _beam as _compiled
+except ImportError:  # pragma: no cover - depends on the build
+    _compiled = None
+
+
+def compiled_available() -> bool:
+    """Whether the compiled beam pass was built and imports."""
+    return _compiled is not None
+
+
+def compiled_by_default() -> bool:
+    """The beam's default: the compiled pass when built, unless SPIDERCLI_PURE_PYTHON is set
+    (to anything but empty or 0)."""
+    return _compiled is not None and os.environ.get("SPIDERCLI_PURE_PYTHON", "") in ("", "0")
 
 
 class Position(NamedTuple):
@@ -463,6 +480,23 @@ _PLACE = tuple(
 )
 
 
+_FNV_OFFSET = 0xCBF29CE484222325
+_FNV_PRIME = 0x100000001B3
+
+
+def column_digest(col: bytes, d: int) -> int:
+    """A column's 64-bit digest for the keys: FNV-1a over its cards and then its face-down
+    count, then splitmix64's finaliser (the compiled pass computes the same). Fixed, not
+    ``hash()``: the same deal always gives the same keys, so the same line."""
+    h = _FNV_OFFSET
+    for b in col:
+        h = ((h ^ b) * _FNV_PRIME) & _MASK
+    h = ((h ^ d) * _FNV_PRIME) & _MASK
+    h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & _MASK
+    return h ^ (h >> 31)
+
+
 class Level(NamedTuple):
     """A position kept in a beam level, with what its children's ranks are computed from."""
 
@@ -496,9 +530,17 @@ class BeamSolver(Search):
     # no cap). Narrow beams are fast and win most deals; wider ones find the rest.
     SCHEDULE: tuple[tuple[int, int | None], ...] = ((40, 250), (150, 300), (600, None))
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, *, compiled: bool | None = None) -> None:
+        """``compiled``: run each pass compiled (True; an error when it was not built), in
+        Python (False), or by default (None: see ``compiled_by_default``). Both give the same
+        lines; the compiled pass is many times faster."""
         super().__init__(problem)
         self._info: dict[tuple[bytes, int], ColumnInfo] = {}
+        if compiled and _compiled is None:
+            raise RuntimeError("the compiled beam pass (spidercli._beam) was not built")
+        self.compiled = (compiled_by_default() if compiled is None else compiled) and _fits(
+            problem
+        )
 
     def column_info(self, col: bytes, d: int) -> ColumnInfo:
         """A column's part of the rank (memoised): its disorder (face-down cards, plus one for
@@ -517,7 +559,7 @@ class BeamSolver(Search):
             j = n - 1
             while j > d and col[j - 1] == col[j] + 1:
                 j -= 1
-            digest = int.from_bytes(blake2b(col + bytes((d,)), digest_size=8).digest(), "little")
+            digest = column_digest(col, d)
             info = (disorder, n - j, 1 << 4 * ((col[0] & 15) + 1), 1 << 4 * (col[-1] & 15), digest)
             self._info[key] = info
         return info
@@ -526,7 +568,8 @@ class BeamSolver(Search):
         """A position's level entry, its rank's parts computed whole."""
         # A sum of the columns' digests, each times its place's odd factor, and the deals done:
         # a move changes two terms. Equal keys for different positions are left to chance
-        # (2**-64 a pair), never to the process: the digests are fixed (blake2b), not hash().
+        # (2**-64 a pair), never to the process: the digests are fixed (``column_digest``), not
+        # hash().
         memo = self._info.get
         infos: list[ColumnInfo] = []
         dis = ready = empties = bottoms = 0
@@ -730,6 +773,29 @@ class BeamSolver(Search):
         return False, None
 
     def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
+        """One pass: the first winning line met by a beam of ``width`` (per number of deals
+        done) within ``cap`` moves, or None."""
+        if self.compiled:
+            assert _compiled is not None
+            p = self.p
+            start = p.start
+            return _compiled.beam(
+                start.cols,
+                start.down,
+                p.chunks,
+                start.runs,
+                p.permissive,
+                p.runs_to_win,
+                width,
+                -1 if cap is None else cap,
+                SEEN_LIMIT,
+                _PLACE,
+                budget.tick,
+                budget.progress,
+            )
+        return self._beam_python(width, cap, budget)
+
+    def _beam_python(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
         p = self.p
         expand = self.expand
         tick = budget.tick
@@ -804,6 +870,20 @@ class BeamSolver(Search):
             steps.append(step)
         steps.reverse()
         return steps
+
+
+def _fits(problem: Problem) -> bool:
+    """Whether the compiled pass takes this problem: up to 10 columns and 63 deals, cards of
+    rank 1-13 and suits 0-3, face-down counts 0-255 (every deal spidercli plays)."""
+    cards = b"".join(problem.start.cols) + b"".join(problem.chunks)
+    return (
+        1 <= problem.ncols <= 10
+        and len(problem.chunks) <= 63
+        and all(len(c) <= problem.ncols for c in problem.chunks)
+        and all(1 <= c & 15 <= 13 and c < 64 for c in cards)
+        and all(0 <= d <= 255 for d in problem.start.down)
+        and len(cards) <= 4096
+    )
 
 
 def shorten(solver: Solver, steps: list[Step], reach: int = 2) -> list[Step]:
