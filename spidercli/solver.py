@@ -33,11 +33,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from hashlib import blake2b
+from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from spidercli.engine import Game
 
+_compiled: ModuleType | None
 try:  # the compiled beam pass (spidercli/_beam.c), built where a C compiler was found
     from spidercli import _beam as _compiled
 except ImportError:  # pragma: no cover - depends on the build
@@ -538,9 +540,7 @@ class BeamSolver(Search):
         self._info: dict[tuple[bytes, int], ColumnInfo] = {}
         if compiled and _compiled is None:
             raise RuntimeError("the compiled beam pass (spidercli._beam) was not built")
-        self.compiled = (compiled_by_default() if compiled is None else compiled) and _fits(
-            problem
-        )
+        self.compiled = (compiled_by_default() if compiled is None else compiled) and _fits(problem)
 
     def column_info(self, col: bytes, d: int) -> ColumnInfo:
         """A column's part of the rank (memoised): its disorder (face-down cards, plus one for
@@ -779,7 +779,7 @@ class BeamSolver(Search):
             assert _compiled is not None
             p = self.p
             start = p.start
-            return _compiled.beam(
+            line: list[Step] | None = _compiled.beam(
                 start.cols,
                 start.down,
                 p.chunks,
@@ -793,6 +793,7 @@ class BeamSolver(Search):
                 budget.tick,
                 budget.progress,
             )
+            return line
         return self._beam_python(width, cap, budget)
 
     def _beam_python(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
