@@ -235,6 +235,19 @@ typedef struct {
     uint32_t seq;
 } Key;
 
+/* A child move met while expanding a position, before its key is looked up. */
+typedef struct {
+    int64_t rank;
+    uint64_t key;
+    int8_t s, t, k;
+} Pend;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
+
 /* The whole pass's state. */
 typedef struct {
     int ncols, cap, stride; /* cap: the most cards a column can hold; stride: ncols * cap */
@@ -258,6 +271,7 @@ typedef struct {
     Heap *heaps; /* one per bucket */
     int64_t *heap_store;
     uint8_t *tmp; /* a column being built */
+    Pend *pend;   /* the children of the position being expanded: at most ncols * cap moves */
 } Pass;
 
 static void sums_of(const Pass *P, Node *nd) {
@@ -381,6 +395,7 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
         }
     }
     uint8_t *tmp = P->tmp;
+    size_t npend = 0;
     for (int s = 0; s < ncols; s++) {
         const uint8_t *col = cards + (size_t)s * P->cap;
         const int n = nd->len[s];
@@ -454,17 +469,28 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                 int64_t rank = rank_of(d2, r2, e2, b2, t2);
                 uint64_t key = nd->key + P->place[s] * (ns.digest - os->digest) +
                                P->place[t] * (ntI.digest - ot->digest);
-                int added = seen_add(&P->seen, key);
-                if (added < 0)
-                    return -1;
-                if (!added)
-                    continue;
-                if (offer(P, nd->dealt, rank, 1))
-                    continue;
-                if (add_cand(P, rank, idx, s, t, k) < 0)
-                    return -1;
+                /* met in order below, once every child's slot in the seen set is fetched */
+                Pend *pd = &P->pend[npend++];
+                pd->rank = rank;
+                pd->key = key;
+                pd->s = (int8_t)s;
+                pd->t = (int8_t)t;
+                pd->k = (int8_t)k;
+                PREFETCH(&P->seen.slots[seen_slot(key, P->seen.mask)]);
             }
         }
+    }
+    for (size_t i = 0; i < npend; i++) {
+        const Pend *pd = &P->pend[i];
+        int added = seen_add(&P->seen, pd->key);
+        if (added < 0)
+            return -1;
+        if (!added)
+            continue;
+        if (offer(P, nd->dealt, pd->rank, 1))
+            continue;
+        if (add_cand(P, pd->rank, idx, pd->s, pd->t, pd->k) < 0)
+            return -1;
     }
     if (stock_left && first_empty < 0) {
         Node child = *nd;
@@ -512,6 +538,7 @@ static void pass_free(Pass *P) {
     free(P->heaps);
     free(P->heap_store);
     free(P->tmp);
+    free(P->pend);
 }
 
 static int set_progress(PyObject *progress, const Node *best) {
@@ -664,11 +691,12 @@ static PyObject *beam(PyObject *self, PyObject *args) {
 
     P->chunks = calloc((size_t)(nchunks > 0 ? nchunks : 1) * (size_t)ncols, 1);
     P->tmp = malloc((size_t)P->stride);
+    P->pend = malloc(((size_t)P->stride + 1) * sizeof(Pend));
     P->heaps = calloc((size_t)buckets, sizeof(Heap));
     P->heap_store = malloc((size_t)buckets * (size_t)width * sizeof(int64_t));
     P->cur = malloc(sizeof(Node));
     P->cur_cards = malloc((size_t)P->stride);
-    if (!P->chunks || !P->tmp || !P->heaps || !P->heap_store || !P->cur || !P->cur_cards ||
+    if (!P->chunks || !P->tmp || !P->pend || !P->heaps || !P->heap_store || !P->cur || !P->cur_cards ||
         seen_init(&P->seen, 1024) < 0) {
         PyErr_NoMemory();
         goto done;
