@@ -467,10 +467,13 @@ _KING_SEAT = 1 << 56  # a King at the bottom counts as seated: a top of "rank 14
 _NIBBLES = sum(1 << (4 * r) for r in range(16))
 _MASK = (1 << 64) - 1
 # Polishing passes (beam widths) by suit count, run after the first win. Wider polishing gives
-# shorter lines at a cost in time; on KPat deals 101-120 (not the benchmark's 1-20), 100 for one
-# suit brings the median line below KPat's at about twice its time; for 2 and 4 suits the widths
-# that would do the same (120 and more) take 4-8 times KPat's time, so these are a compromise.
-POLISH: dict[int, tuple[int, ...]] = {1: (100,), 2: (80,), 4: (60,)}
+# shorter lines at a cost in time. Tuned with the compiled pass on KPat deals 101-120 and 201-222
+# (not the benchmark's 1-20), median moves against KPat's, CPU time: 1 suit 92 / 89 / 89 against
+# 93 with 100 / 600 / 1000 (1000: 0.74 s); 2 suits 109 / 105 / 103 against 109 with 80 / 600 /
+# 1000 (1000: 0.92 s); 4 suits 150 / 136 / 133 against 143 with 60 / 600 / 1000 (1000: 1.2 s),
+# the longest line against KPat's 1.37 / 1.07 / 1.03 times. The pure Python pass runs the same
+# widths, about 20 times slower.
+POLISH: dict[int, tuple[int, ...]] = {1: (1000,), 2: (1000,), 4: (1000,)}
 # A beam forgets the positions it has met (all but the current level's) past this many, and
 # empties its column memo past this many entries.
 SEEN_LIMIT = 3_000_000
