@@ -238,3 +238,20 @@ def test_a_tick_that_raises_stops_the_compiled_pass_cleanly() -> None:
     with pytest.raises(Boom):
         beam._beam(8, None, Budget(None, None, None, 1.0))
     assert calls == 50
+
+
+@needs_compiled
+def test_a_whole_search_is_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schedule and the polishing (narrow here, for the Python pass's sake) give the same
+    line and count the same positions, compiled or not."""
+    monkeypatch.setattr(spidercli.solver, "POLISH", {2: (30, 12)})
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    python = BeamSolver(problem, compiled=False).solve()
+    compiled = BeamSolver(problem, compiled=True).solve()
+    assert python.steps is not None
+    assert compiled.steps == python.steps
+    assert compiled.progress.states == python.progress.states
+    assert (compiled.progress.best_runs, compiled.progress.best_down) == (
+        python.progress.best_runs,
+        python.progress.best_down,
+    )
