@@ -644,8 +644,9 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "1 to 10 columns, each with its face-down count");
         return NULL;
     }
-    if (nchunks > 63 || PyTuple_GET_SIZE(places) != NPLACES || width < 1) {
-        PyErr_SetString(PyExc_ValueError, "at most 63 deals, 11 places and a width of 1 or more");
+    if (nchunks > 63 || PyTuple_GET_SIZE(places) != NPLACES || width < 1 || runs < 0 ||
+        runs > (1 << 20) || goal > (1 << 20)) {
+        PyErr_SetString(PyExc_ValueError, "at most 63 deals, 11 places, a width of 1 or more, runs 0 to 2^20");
         return NULL;
     }
     Pass Pz;
@@ -679,7 +680,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         }
         total += PyBytes_GET_SIZE(c);
     }
-    if (total > 4096) {
+    if (total > 127) { /* a count of cards moved fits in an int8_t */
         PyErr_SetString(PyExc_ValueError, "too many cards");
         return NULL;
     }

@@ -877,8 +877,9 @@ class BeamSolver(Search):
 
 
 def _fits(problem: Problem) -> bool:
-    """Whether the compiled pass takes this problem: up to 10 columns and 63 deals, cards of
-    rank 1-13 and suits 0-3, face-down counts 0-255 (every deal spidercli plays)."""
+    """Whether the compiled pass takes this problem: up to 10 columns, 63 deals and 127 cards,
+    ranks 1-13 and suits 0-3, face-down counts 0-255, runs 0 to 2**20 (every deal spidercli
+    plays); the Python pass takes any other."""
     cards = b"".join(problem.start.cols) + b"".join(problem.chunks)
     return (
         1 <= problem.ncols <= 10
@@ -886,7 +887,9 @@ def _fits(problem: Problem) -> bool:
         and all(len(c) <= problem.ncols for c in problem.chunks)
         and all(1 <= c & 15 <= 13 and c < 64 for c in cards)
         and all(0 <= d <= 255 for d in problem.start.down)
-        and len(cards) <= 4096
+        and len(cards) <= 127
+        and 0 <= problem.start.runs <= 1 << 20
+        and problem.runs_to_win <= 1 << 20
     )
 
 

@@ -255,3 +255,34 @@ def test_a_whole_search_is_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatc
         python.progress.best_runs,
         python.progress.best_down,
     )
+
+
+@needs_compiled
+@pytest.mark.parametrize("ncols", [10, 11])
+def test_problems_out_of_the_compiled_range_go_to_python(ncols: int) -> None:
+    """More than 127 cards or 10 columns: the compiled pass refuses them (ValueError, never a
+    crash) and the solver takes the Python pass."""
+    from spidercli import _beam
+
+    cols = [bytes(range(13, 0, -1))[1:]] * ncols  # King..2 of spades, 12 cards a column
+    cols = [*cols[:-1], cols[-1] + bytes((1,))]  # and one Ace
+    stock = [bytes((2,)) * ncols]  # 10 columns: 131 cards in all
+    problem = Problem(cols, [0] * ncols, stock, permissive=False, runs=0, runs_to_win=1)
+    beam = BeamSolver(problem, compiled=True)
+    assert not beam.compiled
+    start = problem.start
+    with pytest.raises(ValueError):
+        _beam.beam(
+            start.cols,
+            start.down,
+            problem.chunks,
+            0,
+            False,
+            1,
+            4,
+            -1,
+            100,
+            spidercli.solver._PLACE,
+            lambda: None,
+            _Budget(None, None, None, 1.0).progress,
+        )
