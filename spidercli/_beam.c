@@ -18,6 +18,7 @@
 #define NPLACES (MAXCOLS + 1)
 #define NIBBLES UINT64_C(0x1111111111111111)
 #define KING_SEAT (UINT64_C(1) << 56)
+#define MAX_WIDTH (1 << 20) /* the widest beam taken (wider ones go to the Python pass) */
 
 /* ------------------------------------------------------------------ a column's part of the rank */
 
@@ -644,9 +645,10 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "1 to 10 columns, each with its face-down count");
         return NULL;
     }
-    if (nchunks > 63 || PyTuple_GET_SIZE(places) != NPLACES || width < 1 || runs < 0 ||
-        runs > (1 << 20) || goal > (1 << 20)) {
-        PyErr_SetString(PyExc_ValueError, "at most 63 deals, 11 places, a width of 1 or more, runs 0 to 2^20");
+    if (nchunks > 63 || PyTuple_GET_SIZE(places) != NPLACES || width < 1 || width > MAX_WIDTH ||
+        runs < 0 || runs > (1 << 20) || goal > (1 << 20)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "at most 63 deals, 11 places, a width of 1 to 2^20, runs 0 to 2^20");
         return NULL;
     }
     Pass Pz;

@@ -778,7 +778,7 @@ class BeamSolver(Search):
     def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
         """One pass: the first winning line met by a beam of ``width`` (per number of deals
         done) within ``cap`` moves, or None."""
-        if self.compiled:
+        if self.compiled and 1 <= width <= COMPILED_MAX_WIDTH:
             assert _compiled is not None
             p = self.p
             start = p.start
@@ -790,7 +790,7 @@ class BeamSolver(Search):
                 p.permissive,
                 p.runs_to_win,
                 width,
-                -1 if cap is None else cap,
+                -1 if cap is None else max(cap, 0),
                 SEEN_LIMIT,
                 _PLACE,
                 budget.tick,
@@ -874,6 +874,9 @@ class BeamSolver(Search):
             steps.append(step)
         steps.reverse()
         return steps
+
+
+COMPILED_MAX_WIDTH = 1 << 20  # the compiled pass's widest beam (_beam.c's MAX_WIDTH)
 
 
 def _fits(problem: Problem) -> bool:

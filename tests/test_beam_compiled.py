@@ -129,6 +129,8 @@ def test_the_compiled_pass_is_the_python_pass(code: str, width: int) -> None:
     problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
     assert_same_pass(problem, width, 300)
     assert_same_pass(problem, 3, 40)  # cut off by the cap
+    assert assert_same_pass(problem, 3, 0) is None  # no level at all
+    assert assert_same_pass(problem, 3, -2) is None
     assert assert_same_pass(problem, width, None, max_states=700) == "stopped"
 
 
