@@ -174,7 +174,7 @@ def test_the_compiled_pass_from_a_game_in_progress(path: str, entries: int) -> N
     assert_same_pass(problem, 6, 200)
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @needs_compiled
