@@ -472,7 +472,7 @@ _MASK = (1 << 64) - 1
 # 93 with 100 / 600 / 1000 (1000: 0.74 s); 2 suits 109 / 105 / 103 against 109 with 80 / 600 /
 # 1000 (1000: 0.92 s); 4 suits 150 / 136 / 133 against 143 with 60 / 600 / 1000 (1000: 1.2 s),
 # the longest line against KPat's 1.37 / 1.07 / 1.03 times. The pure Python pass runs the same
-# widths, about 20 times slower.
+# widths, 25-35 times slower.
 POLISH: dict[int, tuple[int, ...]] = {1: (1000,), 2: (1000,), 4: (1000,)}
 # A beam forgets the positions it has met (all but the current level's) past this many, and
 # empties its column memo past this many entries.

@@ -38,7 +38,7 @@ from tests.helpers import FIXTURES, position, run
 @pytest.fixture(params=["compiled", "python"])
 def beam_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test with the beam's compiled pass, then with its pure Python pass (polishing
-    with narrow beams: the Python pass is about 20 times slower, and the two passes are shown
+    with narrow beams: the Python pass is 25-35 times slower, and the two passes are shown
     to be the same in tests/test_beam_compiled.py)."""
     if request.param == "compiled":
         if not compiled_available():
