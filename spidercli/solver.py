@@ -28,14 +28,33 @@ it goes to an empty column only whole, to the leftmost empty column, and never a
 from __future__ import annotations
 
 import heapq
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from hashlib import blake2b
+from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from spidercli.engine import Game
+
+_compiled: ModuleType | None
+try:  # the compiled beam pass (spidercli/_beam.c), built where a C compiler was found
+    from spidercli import _beam as _compiled
+except ImportError:  # pragma: no cover - depends on the build
+    _compiled = None
+
+
+def compiled_available() -> bool:
+    """Whether the compiled beam pass was built and imports."""
+    return _compiled is not None
+
+
+def compiled_by_default() -> bool:
+    """The beam's default: the compiled pass when built, unless SPIDERCLI_PURE_PYTHON is set
+    (to anything but empty or 0)."""
+    return _compiled is not None and os.environ.get("SPIDERCLI_PURE_PYTHON", "") in ("", "0")
 
 
 class Position(NamedTuple):
@@ -448,10 +467,13 @@ _KING_SEAT = 1 << 56  # a King at the bottom counts as seated: a top of "rank 14
 _NIBBLES = sum(1 << (4 * r) for r in range(16))
 _MASK = (1 << 64) - 1
 # Polishing passes (beam widths) by suit count, run after the first win. Wider polishing gives
-# shorter lines at a cost in time; on KPat deals 101-120 (not the benchmark's 1-20), 100 for one
-# suit brings the median line below KPat's at about twice its time; for 2 and 4 suits the widths
-# that would do the same (120 and more) take 4-8 times KPat's time, so these are a compromise.
-POLISH: dict[int, tuple[int, ...]] = {1: (100,), 2: (80,), 4: (60,)}
+# shorter lines at a cost in time. Tuned with the compiled pass on KPat deals 101-120 and 201-222
+# (not the benchmark's 1-20), median moves against KPat's, CPU time: 1 suit 92 / 89 / 89 against
+# 93 with 100 / 600 / 1000 (1000: 0.74 s); 2 suits 109 / 105 / 103 against 109 with 80 / 600 /
+# 1000 (1000: 0.92 s); 4 suits 150 / 136 / 133 against 143 with 60 / 600 / 1000 (1000: 1.2 s),
+# the longest line against KPat's 1.37 / 1.07 / 1.03 times. The pure Python pass runs the same
+# widths, 25-35 times slower.
+POLISH: dict[int, tuple[int, ...]] = {1: (1000,), 2: (1000,), 4: (1000,)}
 # A beam forgets the positions it has met (all but the current level's) past this many, and
 # empties its column memo past this many entries.
 SEEN_LIMIT = 3_000_000
@@ -461,6 +483,23 @@ _PLACE = tuple(
     int.from_bytes(blake2b(b"place %d" % i, digest_size=8).digest(), "little") | 1
     for i in range(11)
 )
+
+
+_FNV_OFFSET = 0xCBF29CE484222325
+_FNV_PRIME = 0x100000001B3
+
+
+def column_digest(col: bytes, d: int) -> int:
+    """A column's 64-bit digest for the keys: FNV-1a over its cards and then its face-down
+    count, then splitmix64's finaliser (the compiled pass computes the same). Fixed, not
+    ``hash()``: the same deal always gives the same keys, so the same line."""
+    h = _FNV_OFFSET
+    for b in col:
+        h = ((h ^ b) * _FNV_PRIME) & _MASK
+    h = ((h ^ d) * _FNV_PRIME) & _MASK
+    h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & _MASK
+    return h ^ (h >> 31)
 
 
 class Level(NamedTuple):
@@ -496,9 +535,15 @@ class BeamSolver(Search):
     # no cap). Narrow beams are fast and win most deals; wider ones find the rest.
     SCHEDULE: tuple[tuple[int, int | None], ...] = ((40, 250), (150, 300), (600, None))
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, *, compiled: bool | None = None) -> None:
+        """``compiled``: run each pass compiled (True; an error when it was not built), in
+        Python (False), or by default (None: see ``compiled_by_default``). Both give the same
+        lines; the compiled pass is many times faster."""
         super().__init__(problem)
         self._info: dict[tuple[bytes, int], ColumnInfo] = {}
+        if compiled and _compiled is None:
+            raise RuntimeError("the compiled beam pass (spidercli._beam) was not built")
+        self.compiled = (compiled_by_default() if compiled is None else compiled) and _fits(problem)
 
     def column_info(self, col: bytes, d: int) -> ColumnInfo:
         """A column's part of the rank (memoised): its disorder (face-down cards, plus one for
@@ -517,7 +562,7 @@ class BeamSolver(Search):
             j = n - 1
             while j > d and col[j - 1] == col[j] + 1:
                 j -= 1
-            digest = int.from_bytes(blake2b(col + bytes((d,)), digest_size=8).digest(), "little")
+            digest = column_digest(col, d)
             info = (disorder, n - j, 1 << 4 * ((col[0] & 15) + 1), 1 << 4 * (col[-1] & 15), digest)
             self._info[key] = info
         return info
@@ -526,7 +571,8 @@ class BeamSolver(Search):
         """A position's level entry, its rank's parts computed whole."""
         # A sum of the columns' digests, each times its place's odd factor, and the deals done:
         # a move changes two terms. Equal keys for different positions are left to chance
-        # (2**-64 a pair), never to the process: the digests are fixed (blake2b), not hash().
+        # (2**-64 a pair), never to the process: the digests are fixed (``column_digest``), not
+        # hash().
         memo = self._info.get
         infos: list[ColumnInfo] = []
         dis = ready = empties = bottoms = 0
@@ -730,6 +776,30 @@ class BeamSolver(Search):
         return False, None
 
     def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
+        """One pass: the first winning line met by a beam of ``width`` (per number of deals
+        done) within ``cap`` moves, or None."""
+        if self.compiled and 1 <= width <= COMPILED_MAX_WIDTH:
+            assert _compiled is not None
+            p = self.p
+            start = p.start
+            line: list[Step] | None = _compiled.beam(
+                start.cols,
+                start.down,
+                p.chunks,
+                start.runs,
+                p.permissive,
+                p.runs_to_win,
+                width,
+                -1 if cap is None else max(cap, 0),
+                SEEN_LIMIT,
+                _PLACE,
+                budget.tick,
+                budget.progress,
+            )
+            return line
+        return self._beam_python(width, cap, budget)
+
+    def _beam_python(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
         p = self.p
         expand = self.expand
         tick = budget.tick
@@ -804,6 +874,26 @@ class BeamSolver(Search):
             steps.append(step)
         steps.reverse()
         return steps
+
+
+COMPILED_MAX_WIDTH = 1 << 20  # the compiled pass's widest beam (_beam.c's MAX_WIDTH)
+
+
+def _fits(problem: Problem) -> bool:
+    """Whether the compiled pass takes this problem: up to 10 columns, 63 deals and 127 cards,
+    ranks 1-13 and suits 0-3, face-down counts 0-255, runs 0 to 2**20 (every deal spidercli
+    plays); the Python pass takes any other."""
+    cards = b"".join(problem.start.cols) + b"".join(problem.chunks)
+    return (
+        1 <= problem.ncols <= 10
+        and len(problem.chunks) <= 63
+        and all(len(c) <= problem.ncols for c in problem.chunks)
+        and all(1 <= c & 15 <= 13 and c < 64 for c in cards)
+        and all(0 <= d <= 255 for d in problem.start.down)
+        and len(cards) <= 127
+        and 0 <= problem.start.runs <= 1 << 20
+        and problem.runs_to_win <= 1 << 20
+    )
 
 
 def shorten(solver: Solver, steps: list[Step], reach: int = 2) -> list[Step]:

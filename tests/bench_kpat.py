@@ -32,6 +32,7 @@ from spidercli.movelog import format_log, load_log, parse_log
 from spidercli.replay import replay
 from spidercli.rules import CLASSIC
 from spidercli.solution import solve_setup
+from spidercli.solver import compiled_by_default
 
 DATA = Path(__file__).resolve().parent / "data" / "kpat"
 TIMEOUT = 60.0
@@ -190,6 +191,7 @@ def main() -> None:
     print("|---|---|---|---|---|" + ("---|" if binary else "") + "---|---|---|")
     print("\n".join(rows))
     print(f"\npeak memory of this process: {peak:.0f} MB (target <= 500 MB)")
+    print(f"beam pass: {'compiled' if compiled_by_default() else 'pure Python'}")
     print("all targets met" if all_met and peak <= 500 else "some targets NOT met")
 
 

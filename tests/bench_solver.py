@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from spidercli.codes import Setup, parse_code, seed_letters
 from spidercli.rules import CLASSIC
 from spidercli.solution import solve_setup
+from spidercli.solver import compiled_by_default
 
 TIMEOUT = 60.0
 TARGETS = {1: (0.99, 2.0), 2: (0.95, 10.0), 4: (0.50, 60.0)}  # share solved, median seconds
@@ -71,6 +72,7 @@ def main() -> None:
     print("| suits | solved | median time | 90th pct time | median moves | target | |")
     print("|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    print(f"beam pass: {'compiled' if compiled_by_default() else 'pure Python'}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+import spidercli.solver
 from spidercli.codes import Setup, parse_code, seed_letters
 from spidercli.engine import Game
 from spidercli.movelog import load_log, parse_log
@@ -27,10 +28,27 @@ from spidercli.solver import (
     Step,
     _Budget,
     _Stop,
+    compiled_available,
     problem_from_game,
     shorten,
 )
 from tests.helpers import FIXTURES, position, run
+
+
+@pytest.fixture(params=["compiled", "python"])
+def beam_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test with the beam's compiled pass, then with its pure Python pass (polishing
+    with narrow beams: the Python pass is 25-35 times slower, and the two passes are shown
+    to be the same in tests/test_beam_compiled.py)."""
+    if request.param == "compiled":
+        if not compiled_available():
+            pytest.skip("the compiled beam pass was not built")
+        monkeypatch.delenv("SPIDERCLI_PURE_PYTHON", raising=False)
+    else:
+        monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "1")
+        monkeypatch.setattr(spidercli.solver, "POLISH", {1: (100,), 2: (80,), 4: (60,)})
+    return str(request.param)
+
 
 # ------------------------------------------------------------------------ the search
 
@@ -47,7 +65,7 @@ from tests.helpers import FIXTURES, position, run
         ("SD2-S1P-AAAAAAE", CLASSIC),
     ],
 )
-def test_solutions_replay_as_wins(code: str, rules: object) -> None:
+def test_solutions_replay_as_wins(code: str, rules: object, beam_path: str) -> None:
     setup = Setup.from_code(parse_code(code))
     solved = solve_setup(setup, rules, timeout=60)  # type: ignore[arg-type]
     assert solved.actions is not None
@@ -64,7 +82,7 @@ def test_duel_solutions_flip_by_hand() -> None:
     assert any(str(a).startswith("flip ") for a in solved.actions)
 
 
-def test_the_search_is_deterministic() -> None:
+def test_the_search_is_deterministic(beam_path: str) -> None:
     setup = Setup.from_code(parse_code("SP2-S1C-AAAAAAD"))
     first = solve_setup(setup, CLASSIC, timeout=60)
     second = solve_setup(setup, CLASSIC, timeout=60)
@@ -81,7 +99,7 @@ def test_an_unwinnable_position_is_proven_so() -> None:
     assert outcome.progress.states > 1000  # it really went through the positions
 
 
-def test_a_budget_gives_up_without_claiming_a_proof() -> None:
+def test_a_budget_gives_up_without_claiming_a_proof(beam_path: str) -> None:
     game = Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC)
     outcome = search(problem_from_game(game), timeout=None, max_states=300)
     assert outcome.steps is None and not outcome.exhaustive
@@ -107,7 +125,7 @@ class _NoPolish(BeamSolver):
         return ()
 
 
-def test_polishing_never_lengthens_and_keeps_the_line_when_the_budget_ends() -> None:
+def test_polishing_never_lengthens_and_keeps_the_line_when_the_budget_ends(beam_path: str) -> None:
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
     first = _NoPolish(problem).solve().steps
     polished = _PolishOnce(problem).solve().steps
@@ -123,7 +141,9 @@ def test_polishing_never_lengthens_and_keeps_the_line_when_the_budget_ends() -> 
         assert game.result == "won"
 
 
-def test_a_beam_with_its_memory_bounds_reached_still_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_beam_with_its_memory_bounds_reached_still_wins(
+    monkeypatch: pytest.MonkeyPatch, beam_path: str
+) -> None:
     import spidercli.solver
 
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
@@ -134,13 +154,14 @@ def test_a_beam_with_its_memory_bounds_reached_still_wins(monkeypatch: pytest.Mo
     bounded = _NoPolish(problem)
     steps = bounded.solve().steps
     assert steps is not None
-    assert len(bounded._info) < len(free._info)  # the memo was emptied on the way
+    if beam_path == "python":  # the compiled pass keeps no memo
+        assert len(bounded._info) < len(free._info)  # the memo was emptied on the way
     game = Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC)
     actions_for(game, steps)
     assert game.result == "won"
 
 
-def test_a_won_position_needs_no_steps() -> None:
+def test_a_won_position_needs_no_steps(beam_path: str) -> None:
     log = load_log(FIXTURES / "spiderette-1suit-win.yaml")
     game = replay(log).game
     assert game.result == "won"

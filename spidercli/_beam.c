@@ -1,0 +1,908 @@
+/* One pass of spidercli's beam search (BeamSolver._beam_python in solver.py), compiled.
+ *
+ * This file is optional: spidercli.solver uses it when it was built, and its own Python pass
+ * otherwise. It must give exactly what the Python pass gives (the same moves in the same order,
+ * the same ranks, the same 64-bit keys and seen set, the same candidates kept and the same line),
+ * and it calls the budget's tick once per expanded position as the Python does. The tests compare
+ * the two passes on many positions (tests/test_beam_compiled.py).
+ *
+ * Plain CPython C API, no other dependency. Cards are bytes: suit << 4 | rank (rank 1..13).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXCOLS 10
+#define NPLACES (MAXCOLS + 1)
+#define NIBBLES UINT64_C(0x1111111111111111)
+#define KING_SEAT (UINT64_C(1) << 56)
+#define MAX_WIDTH (1 << 20) /* the widest beam taken (wider ones go to the Python pass) */
+
+/* ------------------------------------------------------------------ a column's part of the rank */
+
+typedef struct {
+    int32_t dis;     /* disorder: face-down cards, plus one per one-suit run of face-up cards */
+    int32_t ready;   /* the length of the one-suit run on top */
+    uint64_t bottom; /* 1 << 4 * (bottom card's rank + 1) */
+    uint64_t top;    /* 1 << 4 * (top card's rank) */
+    uint64_t digest; /* the column's 64-bit digest (0 for an empty column) */
+} Info;
+
+/* FNV-1a over the column's cards then its face-down count, and splitmix64's finaliser. */
+static uint64_t digest_of(const uint8_t *col, int n, int d) {
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (int i = 0; i < n; i++) {
+        h ^= col[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    h ^= (uint8_t)d;
+    h *= UINT64_C(0x100000001b3);
+    h = (h ^ (h >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    h = (h ^ (h >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return h ^ (h >> 31);
+}
+
+static void info_of(const uint8_t *col, int n, int d, Info *out) {
+    if (n == 0) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    int32_t dis = d + 1;
+    for (int i = d; i < n - 1; i++)
+        if (col[i + 1] != col[i] - 1)
+            dis++;
+    int j = n - 1;
+    while (j > d && col[j - 1] == col[j] + 1)
+        j--;
+    out->dis = dis;
+    out->ready = n - j;
+    out->bottom = UINT64_C(1) << (4 * ((col[0] & 15) + 1));
+    out->top = UINT64_C(1) << (4 * (col[n - 1] & 15));
+    out->digest = digest_of(col, n, d);
+}
+
+static int popcount64(uint64_t x) {
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+static int64_t rank_of(int64_t dis, int64_t ready, int64_t empties, uint64_t b, uint64_t t) {
+    uint64_t nb = b | b >> 1 | b >> 2 | b >> 3;
+    uint64_t nt = t | t >> 1 | t >> 2 | t >> 3;
+    int64_t d = dis - popcount64(nb & nt & NIBBLES) - empties;
+    if (d < 0)
+        d = 0;
+    return d * 256 - ready - empties;
+}
+
+/* A column ending in an Ace: the one-suit run King..Ace it completes removed (and the card under
+ * it turned). Returns 1 when a run was removed. */
+static int take_run(const uint8_t *col, int *n, int *d) {
+    int len = *n;
+    if (len - *d < 13)
+        return 0;
+    uint8_t suit = col[len - 1] & 0xF0;
+    for (int j = 0; j < 13; j++)
+        if (col[len - 13 + j] != (suit | (13 - j)))
+            return 0;
+    len -= 13;
+    if (len > 0 && *d >= len)
+        *d = len - 1;
+    *n = len;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ positions */
+
+typedef struct {
+    int32_t len[MAXCOLS];
+    int32_t down[MAXCOLS];
+    Info info[MAXCOLS];
+    int32_t dealt;
+    int32_t runs;
+    int64_t dis, ready, empties; /* the rank's sums (ready includes 13 a run removed) */
+    uint64_t bottoms, tops;
+    uint64_t key;
+} Node;
+
+typedef struct {
+    int32_t parent;
+    int8_t s, t, k; /* s < 0: a deal */
+} Back;
+
+typedef struct {
+    int64_t rank;
+    int32_t parent;
+    int8_t s, t, k; /* s < 0: a deal */
+} Cand;
+
+/* An open-addressing set of 64-bit keys (0 kept aside). */
+typedef struct {
+    uint64_t *slots;
+    size_t mask;
+    size_t count;
+    int has_zero;
+} Seen;
+
+static int seen_init(Seen *s, size_t cap) {
+    size_t n = 1024;
+    while (n < cap * 2)
+        n <<= 1;
+    s->slots = calloc(n, sizeof(uint64_t));
+    if (!s->slots)
+        return -1;
+    s->mask = n - 1;
+    s->count = 0;
+    s->has_zero = 0;
+    return 0;
+}
+
+static size_t seen_slot(uint64_t key, size_t mask) {
+    uint64_t h = key ^ (key >> 29);
+    h *= UINT64_C(0xbf58476d1ce4e5b9);
+    return (size_t)(h ^ (h >> 32)) & mask;
+}
+
+static int seen_grow(Seen *s) {
+    size_t n = (s->mask + 1) * 2;
+    uint64_t *slots = calloc(n, sizeof(uint64_t));
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i <= s->mask; i++) {
+        uint64_t k = s->slots[i];
+        if (k) {
+            size_t j = seen_slot(k, n - 1);
+            while (slots[j])
+                j = (j + 1) & (n - 1);
+            slots[j] = k;
+        }
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->mask = n - 1;
+    return 0;
+}
+
+/* Adds key: 1 when it was new, 0 when already there, -1 when out of memory. */
+static int seen_add(Seen *s, uint64_t key) {
+    if (key == 0) {
+        if (s->has_zero)
+            return 0;
+        s->has_zero = 1;
+        s->count++;
+        return 1;
+    }
+    size_t j = seen_slot(key, s->mask);
+    while (s->slots[j]) {
+        if (s->slots[j] == key)
+            return 0;
+        j = (j + 1) & s->mask;
+    }
+    s->slots[j] = key;
+    s->count++;
+    if (s->count * 2 > s->mask + 1 && seen_grow(s) < 0)
+        return -1;
+    return 1;
+}
+
+static void seen_clear(Seen *s) {
+    memset(s->slots, 0, (s->mask + 1) * sizeof(uint64_t));
+    s->count = 0;
+    s->has_zero = 0;
+}
+
+/* A bounded max-heap of ranks: the ``width`` best (lowest) ranks met for one bucket. */
+typedef struct {
+    int64_t *v;
+    int n;
+} Heap;
+
+static void heap_push(Heap *h, int64_t x) {
+    int i = h->n++;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (h->v[p] >= x)
+            break;
+        h->v[i] = h->v[p];
+        i = p;
+    }
+    h->v[i] = x;
+}
+
+static void heap_replace_top(Heap *h, int64_t x) {
+    int n = h->n, i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h->v[c + 1] > h->v[c])
+            c++;
+        if (h->v[c] <= x)
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    h->v[i] = x;
+}
+
+/* Candidates are sorted by (rank, order met); qsort is not stable, so the order met is kept in
+ * an index array sorted alongside. */
+typedef struct {
+    int64_t rank;
+    uint32_t seq;
+} Key;
+
+/* A child move met while expanding a position, before its key is looked up. */
+typedef struct {
+    int64_t rank;
+    uint64_t key;
+    int8_t s, t, k;
+} Pend;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
+
+/* The whole pass's state. */
+typedef struct {
+    int ncols, cap, stride; /* cap: the most cards a column can hold; stride: ncols * cap */
+    int nchunks;
+    uint8_t *chunks;    /* nchunks * ncols cards */
+    int chunk_len[64];
+    int permissive, goal, width;
+    uint64_t place[NPLACES];
+    /* levels: current and next */
+    Node *cur, *nxt;
+    uint8_t *cur_cards, *nxt_cards;
+    size_t cur_n, cur_cap, nxt_cap;
+    /* candidates */
+    Cand *cands;
+    size_t ncands, cands_cap;
+    /* the way back */
+    Back **levels;
+    size_t nlevels, levels_cap;
+    Key *keys;
+    Seen seen;
+    Heap *heaps; /* one per bucket */
+    int64_t *heap_store;
+    uint8_t *tmp; /* a column being built */
+    Pend *pend;   /* the children of the position being expanded: at most ncols * cap moves */
+} Pass;
+
+static void sums_of(const Pass *P, Node *nd) {
+    int64_t dis = 0, ready = 0, empties = 0;
+    uint64_t bottoms = 0, tops = KING_SEAT;
+    uint64_t key = (uint64_t)nd->dealt * P->place[NPLACES - 1];
+    for (int i = 0; i < P->ncols; i++) {
+        if (nd->len[i]) {
+            dis += nd->info[i].dis;
+            ready += nd->info[i].ready;
+            bottoms += nd->info[i].bottom;
+            tops += nd->info[i].top;
+            key += P->place[i] * nd->info[i].digest;
+        } else {
+            empties++;
+        }
+    }
+    nd->dis = dis;
+    nd->ready = ready + 13 * (int64_t)nd->runs;
+    nd->empties = empties;
+    nd->bottoms = bottoms;
+    nd->tops = tops;
+    nd->key = key;
+}
+
+static int64_t node_rank(const Node *nd) {
+    return rank_of(nd->dis, nd->ready, nd->empties, nd->bottoms, nd->tops);
+}
+
+/* The deal applied to (node, cards) in place; its infos and sums recomputed. */
+static void apply_deal(const Pass *P, Node *nd, uint8_t *cards) {
+    const uint8_t *chunk = P->chunks + (size_t)nd->dealt * P->ncols;
+    int clen = P->chunk_len[nd->dealt];
+    for (int i = 0; i < clen; i++) {
+        uint8_t *col = cards + (size_t)i * P->cap;
+        int n = nd->len[i], d = nd->down[i];
+        col[n++] = chunk[i];
+        if ((chunk[i] & 15) == 1)
+            nd->runs += take_run(col, &n, &d);
+        nd->len[i] = n;
+        nd->down[i] = d;
+    }
+    nd->dealt++;
+    for (int i = 0; i < P->ncols; i++)
+        info_of(cards + (size_t)i * P->cap, nd->len[i], nd->down[i], &nd->info[i]);
+    sums_of(P, nd);
+}
+
+/* The move (s, t, k) applied in place; the two columns' infos and the sums recomputed. */
+static void apply_move(const Pass *P, Node *nd, uint8_t *cards, int s, int t, int k) {
+    uint8_t *src = cards + (size_t)s * P->cap;
+    uint8_t *dst = cards + (size_t)t * P->cap;
+    int n = nd->len[s] - k;
+    int ds = nd->down[s];
+    if (n && ds >= n)
+        ds = n - 1;
+    int nt = nd->len[t], dt = nd->down[t];
+    memcpy(dst + nt, src + n, (size_t)k);
+    nt += k;
+    if ((dst[nt - 1] & 15) == 1)
+        nd->runs += take_run(dst, &nt, &dt);
+    nd->len[s] = n;
+    nd->down[s] = ds;
+    nd->len[t] = nt;
+    nd->down[t] = dt;
+    info_of(src, n, ds, &nd->info[s]);
+    info_of(dst, nt, dt, &nd->info[t]);
+    sums_of(P, nd);
+}
+
+static int add_cand(Pass *P, int64_t rank, int32_t parent, int s, int t, int k) {
+    if (P->ncands == P->cands_cap) {
+        size_t cap = P->cands_cap ? P->cands_cap * 2 : 4096;
+        Cand *c = realloc(P->cands, cap * sizeof(Cand));
+        if (!c)
+            return -1;
+        P->cands = c;
+        P->cands_cap = cap;
+    }
+    Cand *c = &P->cands[P->ncands++];
+    c->rank = rank;
+    c->parent = parent;
+    c->s = (int8_t)s;
+    c->t = (int8_t)t;
+    c->k = (int8_t)k;
+    return 0;
+}
+
+/* Offer a rank to a bucket's heap. With ``skip``, returns 1 when the child cannot make the
+ * bucket's best ``width`` (and leaves the heap as it is). */
+static int offer(Pass *P, int bucket, int64_t rank, int skip) {
+    Heap *h = &P->heaps[bucket];
+    if (h->n >= P->width) {
+        if (rank >= h->v[0])
+            return skip;
+        heap_replace_top(h, rank);
+    } else {
+        heap_push(h, rank);
+    }
+    return 0;
+}
+
+/* Expand the level's position idx. Returns 0 (go on), 1 (a win: *ws, *wt, *wk set; *ws < 0 for
+ * a deal) or -1 (out of memory). */
+static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
+    const Node *nd = &P->cur[idx];
+    const uint8_t *cards = P->cur_cards + (size_t)idx * P->stride;
+    const int ncols = P->ncols;
+    const int stock_left = nd->dealt < P->nchunks;
+    int by_rank[16][MAXCOLS];
+    int nby[16];
+    memset(nby, 0, sizeof nby);
+    int first_empty = -1;
+    for (int t = 0; t < ncols; t++) {
+        int n = nd->len[t];
+        if (n) {
+            int r = cards[(size_t)t * P->cap + n - 1] & 15;
+            by_rank[r][nby[r]++] = t;
+        } else if (first_empty < 0) {
+            first_empty = t;
+        }
+    }
+    uint8_t *tmp = P->tmp;
+    size_t npend = 0;
+    for (int s = 0; s < ncols; s++) {
+        const uint8_t *col = cards + (size_t)s * P->cap;
+        const int n = nd->len[s];
+        if (!n)
+            continue;
+        const int d = nd->down[s];
+        const int same = nd->info[s].ready;
+        int m = same;
+        if (P->permissive) {
+            int i = n - m;
+            while (m < n - d && (col[i - 1] & 15) == (col[i] & 15) + 1) {
+                m++;
+                i--;
+            }
+        }
+        const Info *os = &nd->info[s];
+        for (int k = 1; k <= m; k++) {
+            const uint8_t first = col[n - k];
+            const int split = k < n - d && col[n - k - 1] == first + 1;
+            /* the source's side, once for this count */
+            const int rest = n - k;
+            int ds = d;
+            if (rest && ds >= rest)
+                ds = rest - 1;
+            Info ns;
+            info_of(col, rest, ds, &ns);
+            int targets[MAXCOLS + 1];
+            int ntargets = 0;
+            int fr = (first & 15) + 1;
+            if (fr < 16)
+                for (int j = 0; j < nby[fr]; j++) {
+                    int t = by_rank[fr][j];
+                    if (t == s)
+                        continue;
+                    if (split) {
+                        const Info *it = &nd->info[t];
+                        uint8_t last = cards[(size_t)t * P->cap + nd->len[t] - 1];
+                        if (!(last == first + 1 && it->ready + k > same))
+                            continue;
+                    }
+                    targets[ntargets++] = t;
+                }
+            if (first_empty >= 0 && k < n && (stock_left || !split))
+                targets[ntargets++] = first_empty;
+            for (int j = 0; j < ntargets; j++) {
+                const int t = targets[j];
+                const uint8_t *tc = cards + (size_t)t * P->cap;
+                int lt = nd->len[t];
+                memcpy(tmp, tc, (size_t)lt);
+                memcpy(tmp + lt, col + rest, (size_t)k);
+                int nt = lt + k;
+                int dt = nd->down[t];
+                int removed = 0;
+                if ((tmp[nt - 1] & 15) == 1) {
+                    removed = take_run(tmp, &nt, &dt);
+                    if (nd->runs + removed >= P->goal) {
+                        *ws = s;
+                        *wt = t;
+                        *wk = k;
+                        return 1;
+                    }
+                }
+                Info ntI;
+                info_of(tmp, nt, dt, &ntI);
+                const Info *ot = &nd->info[t];
+                int64_t d2 = nd->dis - os->dis - ot->dis + ns.dis + ntI.dis;
+                int64_t r2 = nd->ready - os->ready - ot->ready + ns.ready + ntI.ready + 13 * removed;
+                int64_t e2 = nd->empties + (rest == 0) + (nt == 0) - (lt == 0);
+                uint64_t b2 = nd->bottoms - os->bottom - ot->bottom + ns.bottom + ntI.bottom;
+                uint64_t t2 = nd->tops - os->top - ot->top + ns.top + ntI.top;
+                int64_t rank = rank_of(d2, r2, e2, b2, t2);
+                uint64_t key = nd->key + P->place[s] * (ns.digest - os->digest) +
+                               P->place[t] * (ntI.digest - ot->digest);
+                /* met in order below, once every child's slot in the seen set is fetched */
+                Pend *pd = &P->pend[npend++];
+                pd->rank = rank;
+                pd->key = key;
+                pd->s = (int8_t)s;
+                pd->t = (int8_t)t;
+                pd->k = (int8_t)k;
+                PREFETCH(&P->seen.slots[seen_slot(key, P->seen.mask)]);
+            }
+        }
+    }
+    for (size_t i = 0; i < npend; i++) {
+        const Pend *pd = &P->pend[i];
+        int added = seen_add(&P->seen, pd->key);
+        if (added < 0)
+            return -1;
+        if (!added)
+            continue;
+        if (offer(P, nd->dealt, pd->rank, 1))
+            continue;
+        if (add_cand(P, pd->rank, idx, pd->s, pd->t, pd->k) < 0)
+            return -1;
+    }
+    if (stock_left && first_empty < 0) {
+        Node child = *nd;
+        memcpy(tmp, cards, (size_t)P->stride);
+        apply_deal(P, &child, tmp);
+        if (child.runs >= P->goal) {
+            *ws = -1;
+            *wt = *wk = 0;
+            return 1;
+        }
+        int added = seen_add(&P->seen, child.key);
+        if (added < 0)
+            return -1;
+        if (added) {
+            int64_t rank = node_rank(&child);
+            offer(P, child.dealt, rank, 0);
+            if (add_cand(P, rank, idx, -1, 0, 0) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int key_cmp(const void *a, const void *b) {
+    const Key *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+static void pass_free(Pass *P) {
+    free(P->chunks);
+    free(P->cur);
+    free(P->nxt);
+    free(P->cur_cards);
+    free(P->nxt_cards);
+    free(P->cands);
+    if (P->levels) {
+        for (size_t i = 0; i < P->nlevels; i++)
+            free(P->levels[i]);
+        free(P->levels);
+    }
+    free(P->keys);
+    free(P->seen.slots);
+    free(P->heaps);
+    free(P->heap_store);
+    free(P->tmp);
+    free(P->pend);
+}
+
+static int set_progress(PyObject *progress, const Node *best) {
+    int64_t down = 0;
+    for (int i = 0; i < MAXCOLS; i++)
+        down += best->down[i];
+    struct {
+        const char *name;
+        int64_t value;
+        int bigger;
+    } fields[3] = {{"best_runs", best->runs, 1}, {"best_down", down, 0},
+                   {"best_deals", best->dealt, 1}};
+    for (int f = 0; f < 3; f++) {
+        PyObject *old = PyObject_GetAttrString(progress, fields[f].name);
+        if (!old)
+            return -1;
+        long long v = PyLong_AsLongLong(old);
+        Py_DECREF(old);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        long long nv = fields[f].value;
+        if (fields[f].bigger ? nv > v : nv < v) {
+            PyObject *o = PyLong_FromLongLong(nv);
+            if (!o)
+                return -1;
+            int rc = PyObject_SetAttrString(progress, fields[f].name, o);
+            Py_DECREF(o);
+            if (rc < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *line_of(Pass *P, size_t idx, int ws, int wt, int wk) {
+    size_t L = P->nlevels; /* levels[0] is the root's */
+    PyObject *out = PyList_New((Py_ssize_t)L);
+    if (!out)
+        return NULL;
+    PyObject *last = ws < 0 ? (Py_INCREF(Py_None), Py_None) : Py_BuildValue("(iii)", ws, wt, wk);
+    if (!last) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, (Py_ssize_t)L - 1, last);
+    for (size_t l = L - 1; l >= 1; l--) {
+        const Back *b = &P->levels[l][idx];
+        PyObject *step = b->s < 0 ? (Py_INCREF(Py_None), Py_None)
+                                  : Py_BuildValue("(iii)", b->s, b->t, b->k);
+        if (!step) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)l - 1, step);
+        idx = (size_t)b->parent;
+    }
+    return out;
+}
+
+static int read_column(PyObject *b, const char *what, uint8_t *to, int *n, int cap) {
+    char *buf;
+    Py_ssize_t len;
+    if (!PyBytes_Check(b)) {
+        PyErr_Format(PyExc_TypeError, "%s: bytes expected", what);
+        return -1;
+    }
+    PyBytes_AsStringAndSize(b, &buf, &len);
+    if (len > cap) {
+        PyErr_Format(PyExc_ValueError, "%s: too many cards", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        uint8_t c = (uint8_t)buf[i];
+        if ((c & 15) < 1 || (c & 15) > 13 || c >> 6) {
+            PyErr_Format(PyExc_ValueError, "%s: not a card: %d", what, (int)c);
+            return -1;
+        }
+    }
+    if (to)
+        memcpy(to, buf, (size_t)len);
+    *n = (int)len;
+    return 0;
+}
+
+PyDoc_STRVAR(beam_doc,
+             "beam(cols, down, chunks, runs, permissive, runs_to_win, width, cap, seen_limit, "
+             "places, tick, progress)\n--\n\n"
+             "One beam pass, exactly as BeamSolver's Python pass: the winning line (a list of "
+             "(source, target, count) or None for a deal), or None. cap < 0: no cap.");
+
+static PyObject *beam(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cols, *down, *chunks, *places, *tick, *progress;
+    int runs, permissive, goal, width, cap_levels;
+    long long seen_limit;
+    if (!PyArg_ParseTuple(args, "O!O!O!ipiiiLO!OO", &PyTuple_Type, &cols, &PyTuple_Type, &down,
+                          &PyTuple_Type, &chunks, &runs, &permissive, &goal, &width, &cap_levels,
+                          &seen_limit, &PyTuple_Type, &places, &tick, &progress))
+        return NULL;
+    Py_ssize_t ncols = PyTuple_GET_SIZE(cols);
+    Py_ssize_t nchunks = PyTuple_GET_SIZE(chunks);
+    if (ncols < 1 || ncols > MAXCOLS || PyTuple_GET_SIZE(down) != ncols) {
+        PyErr_SetString(PyExc_ValueError, "1 to 10 columns, each with its face-down count");
+        return NULL;
+    }
+    if (nchunks > 63 || PyTuple_GET_SIZE(places) != NPLACES || width < 1 || width > MAX_WIDTH ||
+        runs < 0 || runs > (1 << 20) || goal > (1 << 20)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "at most 63 deals, 11 places, a width of 1 to 2^20, runs 0 to 2^20");
+        return NULL;
+    }
+    Pass Pz;
+    Pass *P = &Pz;
+    memset(P, 0, sizeof *P);
+    P->ncols = (int)ncols;
+    P->nchunks = (int)nchunks;
+    P->permissive = permissive;
+    P->goal = goal;
+    P->width = width;
+    for (int i = 0; i < NPLACES; i++) {
+        P->place[i] = PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(places, i));
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    /* The most cards a column can hold: every card of the problem. */
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        PyObject *c = PyTuple_GET_ITEM(cols, i);
+        if (!PyBytes_Check(c)) {
+            PyErr_SetString(PyExc_TypeError, "columns: bytes expected");
+            return NULL;
+        }
+        total += PyBytes_GET_SIZE(c);
+    }
+    for (Py_ssize_t i = 0; i < nchunks; i++) {
+        PyObject *c = PyTuple_GET_ITEM(chunks, i);
+        if (!PyBytes_Check(c)) {
+            PyErr_SetString(PyExc_TypeError, "deals: bytes expected");
+            return NULL;
+        }
+        total += PyBytes_GET_SIZE(c);
+    }
+    if (total > 127) { /* a count of cards moved fits in an int8_t */
+        PyErr_SetString(PyExc_ValueError, "too many cards");
+        return NULL;
+    }
+    P->cap = total > 0 ? (int)total : 1;
+    P->stride = P->ncols * P->cap;
+    int buckets = P->nchunks + 1;
+    PyObject *result = NULL;
+    Back *pending = NULL;
+
+    P->chunks = calloc((size_t)(nchunks > 0 ? nchunks : 1) * (size_t)ncols, 1);
+    P->tmp = malloc((size_t)P->stride);
+    P->pend = malloc(((size_t)P->stride + 1) * sizeof(Pend));
+    P->heaps = calloc((size_t)buckets, sizeof(Heap));
+    P->heap_store = malloc((size_t)buckets * (size_t)width * sizeof(int64_t));
+    P->cur = malloc(sizeof(Node));
+    P->cur_cards = malloc((size_t)P->stride);
+    if (!P->chunks || !P->tmp || !P->pend || !P->heaps || !P->heap_store || !P->cur || !P->cur_cards ||
+        seen_init(&P->seen, 1024) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int b = 0; b < buckets; b++)
+        P->heaps[b].v = P->heap_store + (size_t)b * (size_t)width;
+    for (Py_ssize_t i = 0; i < nchunks; i++) {
+        int n;
+        if (read_column(PyTuple_GET_ITEM(chunks, i), "deal", P->chunks + i * ncols, &n, P->ncols) <
+            0)
+            goto done;
+        P->chunk_len[i] = n;
+    }
+    /* the root */
+    Node *root = P->cur;
+    memset(root, 0, sizeof *root);
+    memset(P->cur_cards, 0, (size_t)P->stride);
+    for (int i = 0; i < P->ncols; i++) {
+        int n;
+        if (read_column(PyTuple_GET_ITEM(cols, i), "column", P->cur_cards + (size_t)i * P->cap, &n,
+                        P->cap) < 0)
+            goto done;
+        long dv = PyLong_AsLong(PyTuple_GET_ITEM(down, i));
+        if (dv == -1 && PyErr_Occurred())
+            goto done;
+        if (dv < 0 || dv > 255) {
+            PyErr_SetString(PyExc_ValueError, "a face-down count from 0 to 255 expected");
+            goto done;
+        }
+        root->len[i] = n;
+        root->down[i] = (int32_t)dv;
+        info_of(P->cur_cards + (size_t)i * P->cap, n, (int)dv, &root->info[i]);
+    }
+    root->dealt = 0;
+    root->runs = runs;
+    sums_of(P, root);
+    P->cur_n = 1;
+    P->cur_cap = 1;
+    if (seen_add(&P->seen, root->key) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* The way back of the level being expanded, not yet in ``levels``: the root's. */
+    pending = malloc(sizeof(Back));
+    if (!pending) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    pending->parent = -1;
+    pending->s = -1;
+    pending->t = pending->k = 0;
+    while (P->cur_n && (cap_levels < 0 || P->nlevels < (size_t)cap_levels)) {
+        if (P->nlevels == P->levels_cap) {
+            size_t c = P->levels_cap ? P->levels_cap * 2 : 64;
+            Back **lv = realloc(P->levels, c * sizeof(Back *));
+            if (!lv) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            P->levels = lv;
+            P->levels_cap = c;
+        }
+        P->levels[P->nlevels++] = pending;
+        pending = NULL;
+        if ((long long)P->seen.count > seen_limit) {
+            seen_clear(&P->seen);
+            for (size_t i = 0; i < P->cur_n; i++)
+                if (seen_add(&P->seen, P->cur[i].key) < 0) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+        }
+        P->ncands = 0;
+        for (int b = 0; b < buckets; b++)
+            P->heaps[b].n = 0;
+        for (size_t idx = 0; idx < P->cur_n; idx++) {
+            PyObject *r = PyObject_CallObject(tick, NULL);
+            if (!r)
+                goto done;
+            Py_DECREF(r);
+            int ws, wt, wk;
+            int rc = expand(P, (int32_t)idx, &ws, &wt, &wk);
+            if (rc < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            if (rc > 0) {
+                result = line_of(P, idx, ws, wt, wk);
+                goto done;
+            }
+        }
+        /* sort the candidates by (rank, order met) */
+        size_t nc = P->ncands;
+        free(P->keys);
+        P->keys = malloc((nc ? nc : 1) * sizeof(Key));
+        if (!P->keys) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        Key *keys = P->keys;
+        for (size_t i = 0; i < nc; i++) {
+            keys[i].rank = P->cands[i].rank;
+            keys[i].seq = (uint32_t)i;
+        }
+        qsort(keys, nc, sizeof(Key), key_cmp);
+        /* the next level: at most width per bucket */
+        size_t most = (size_t)width * (size_t)buckets;
+        if (most > nc)
+            most = nc;
+        if (most > P->nxt_cap) {
+            free(P->nxt);
+            free(P->nxt_cards);
+            P->nxt_cap = 0;
+            P->nxt = malloc(most * sizeof(Node));
+            P->nxt_cards = malloc(most * (size_t)P->stride);
+            if (!P->nxt || !P->nxt_cards) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            P->nxt_cap = most;
+        }
+        pending = malloc((most ? most : 1) * sizeof(Back));
+        if (!pending) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        int counts[64];
+        memset(counts, 0, sizeof counts);
+        size_t kept = 0;
+        for (size_t i = 0; i < nc && kept < most; i++) {
+            const Cand *c = &P->cands[keys[i].seq];
+            const Node *parent = &P->cur[c->parent];
+            int bucket = parent->dealt + (c->s < 0);
+            if (counts[bucket] >= width)
+                continue;
+            counts[bucket]++;
+            Node *child = &P->nxt[kept];
+            uint8_t *cc = P->nxt_cards + kept * (size_t)P->stride;
+            *child = *parent;
+            memcpy(cc, P->cur_cards + (size_t)c->parent * P->stride, (size_t)P->stride);
+            if (c->s < 0)
+                apply_deal(P, child, cc);
+            else
+                apply_move(P, child, cc, c->s, c->t, c->k);
+            pending[kept].parent = c->parent;
+            pending[kept].s = c->s;
+            pending[kept].t = c->t;
+            pending[kept].k = c->k;
+            kept++;
+        }
+        /* swap the levels */
+        Node *tn = P->cur;
+        uint8_t *tc = P->cur_cards;
+        size_t tcap = P->cur_cap;
+        P->cur = P->nxt;
+        P->cur_cards = P->nxt_cards;
+        P->cur_cap = P->nxt_cap;
+        P->cur_n = kept;
+        P->nxt = tn;
+        P->nxt_cards = tc;
+        P->nxt_cap = tcap;
+        if (kept && set_progress(progress, &P->cur[0]) < 0)
+            goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    free(pending);
+    pass_free(P);
+    return result;
+}
+
+PyDoc_STRVAR(digest_doc, "column_digest(col, down)\n--\n\n"
+                         "A column's 64-bit digest: FNV-1a over its cards and face-down count, "
+                         "then splitmix64's finaliser (the Python pass computes the same).");
+
+static PyObject *column_digest(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *buf;
+    Py_ssize_t len;
+    int d;
+    if (!PyArg_ParseTuple(args, "y#i", &buf, &len, &d))
+        return NULL;
+    if (d < 0 || d > 255) {
+        PyErr_SetString(PyExc_ValueError, "a face-down count from 0 to 255 expected");
+        return NULL;
+    }
+    if (len > 1 << 20) {
+        PyErr_SetString(PyExc_ValueError, "too many cards");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(digest_of((const uint8_t *)buf, (int)len, d));
+}
+
+static PyMethodDef methods[] = {
+    {"beam", beam, METH_VARARGS, beam_doc},
+    {"column_digest", column_digest, METH_VARARGS, digest_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "spidercli._beam", "spidercli's beam pass, compiled (optional).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__beam(void) { return PyModule_Create(&module); }

@@ -1,0 +1,290 @@
+"""The compiled beam pass (spidercli/_beam.c) against the Python pass: the same line, the same
+positions expanded, the same progress, from fresh deals and from mid-game positions, with either
+move rule, Spider and Spiderette, 1, 2 and 4 suits; the same column digests; and, under
+``make test``, the compiled pass must have been built."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import spidercli.solver
+from spidercli.codes import parse_code, seed_letters
+from spidercli.engine import Game
+from spidercli.movelog import load_log
+from spidercli.rules import CLASSIC
+from spidercli.solver import (
+    BeamSolver,
+    Problem,
+    _Budget,
+    _Stop,
+    column_digest,
+    compiled_available,
+    compiled_by_default,
+    problem_from_game,
+)
+from tests.helpers import FIXTURES
+
+needs_compiled = pytest.mark.skipif(
+    not compiled_available(), reason="the compiled beam pass was not built"
+)
+
+
+def test_the_compiled_pass_is_built_where_required() -> None:
+    """``make test`` sets SPIDERCLI_REQUIRE_COMPILED: a build that silently left the compiled
+    pass out (and so tested the Python pass alone) fails here."""
+    if os.environ.get("SPIDERCLI_REQUIRE_COMPILED", "") in ("", "0"):
+        pytest.skip("SPIDERCLI_REQUIRE_COMPILED is not set")
+    assert compiled_available()
+
+
+def test_pure_python_can_be_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    problem = problem_from_game(Game.from_code(parse_code("SP1-S1C-AAAAAAB"), CLASSIC))
+    monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "1")
+    assert not compiled_by_default()
+    assert not BeamSolver(problem).compiled
+    monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "0")
+    assert compiled_by_default() == compiled_available()
+    assert BeamSolver(problem).compiled == compiled_available()
+    assert not BeamSolver(problem, compiled=False).compiled
+
+
+def test_asking_for_a_missing_compiled_pass_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    problem = problem_from_game(Game.from_code(parse_code("SP1-S1C-AAAAAAB"), CLASSIC))
+    monkeypatch.setattr(spidercli.solver, "_compiled", None)
+    assert not compiled_available()
+    with pytest.raises(RuntimeError, match="not built"):
+        BeamSolver(problem, compiled=True)
+    assert not BeamSolver(problem).compiled  # the default falls back to Python
+
+
+def test_the_python_digest_is_fnv1a_then_splitmix64() -> None:
+    # Worked by hand from the definitions: FNV-1a of the single byte 0 (the face-down count of
+    # an empty column), then splitmix64's finaliser.
+    h = (0xCBF29CE484222325 * 0x100000001B3) & (2**64 - 1)
+    h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+    assert column_digest(b"", 0) == h ^ (h >> 31)
+    assert column_digest(b"\x01", 0) != column_digest(b"", 1)  # the count is not a card
+    assert column_digest(b"\x0d\x0c", 0) != column_digest(b"\x0d\x0c", 1)
+
+
+@needs_compiled
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=120), st.integers(0, 255))
+def test_both_digests_agree(col: bytes, down: int) -> None:
+    from spidercli import _beam
+
+    assert _beam.column_digest(col, down) == column_digest(col, down)
+
+
+def _pass(
+    problem: Problem,
+    compiled: bool,
+    width: int,
+    cap: int | None,
+    max_states: int | None = None,
+) -> tuple[object, int, tuple[int, int, int]]:
+    """One pass: its line (or "stopped" when the budget ran out), the positions expanded, and
+    the progress it reported."""
+    beam = BeamSolver(problem, compiled=compiled)
+    assert beam.compiled == compiled
+    budget = _Budget(None, max_states, None, 1.0)
+    line: object
+    try:
+        line = beam._beam(width, cap, budget)
+    except _Stop:
+        line = "stopped"
+    pr = budget.progress
+    return line, pr.states, (pr.best_runs, pr.best_down, pr.best_deals)
+
+
+def assert_same_pass(
+    problem: Problem, width: int, cap: int | None, max_states: int | None = None
+) -> object:
+    python = _pass(problem, False, width, cap, max_states)
+    compiled = _pass(problem, True, width, cap, max_states)
+    assert compiled == python
+    return python[0]
+
+
+FIXED = [
+    ("SP1-S1C-AAAAAAB", 12),
+    ("SP2-S1C-AAAAAAD", 10),
+    ("SP2-S1P-AAAAAAC", 8),
+    ("SP4-S1C-AAAAAAB", 6),
+    ("SP4-S1P-AAAAAAF", 6),
+    ("SD1-S1-AAAAAAC", 10),
+    ("SD2-S1P-AAAAAAE", 10),
+    ("SD4-S1-AAAAAAG", 8),
+]
+
+
+@needs_compiled
+@pytest.mark.parametrize(("code", "width"), FIXED)
+def test_the_compiled_pass_is_the_python_pass(code: str, width: int) -> None:
+    problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
+    assert_same_pass(problem, width, 300)
+    assert_same_pass(problem, 3, 40)  # cut off by the cap
+    assert assert_same_pass(problem, 3, 0) is None  # no level at all
+    assert assert_same_pass(problem, 3, -2) is None
+    assert assert_same_pass(problem, width, None, max_states=700) == "stopped"
+
+
+@needs_compiled
+def test_the_compiled_pass_wins_like_the_python_one() -> None:
+    problem = problem_from_game(Game.from_code(parse_code("SP1-S1C-AAAAAAB"), CLASSIC))
+    line = assert_same_pass(problem, 12, None)
+    assert isinstance(line, list) and line
+
+
+@needs_compiled
+def test_the_seen_sets_reset_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    free = assert_same_pass(problem, 10, 300)
+    monkeypatch.setattr(spidercli.solver, "SEEN_LIMIT", 400)
+    bounded = assert_same_pass(problem, 10, 300)
+    assert bounded != free  # forgetting positions met changed the search
+
+
+def _mid_game(path: str, entries: int) -> Problem:
+    log = load_log(FIXTURES / path)
+    game = Game.from_setup(log.deal, CLASSIC)
+    for entry in log.entries[:entries]:
+        assert game.play(entry.action) is None
+    return problem_from_game(game)
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    ("path", "entries"),
+    [
+        ("example-spider-1suit-117.yaml", 60),  # runs already removed
+        ("example-spider-1suit-117.yaml", 100),
+        ("spider-4suit-permissive.yaml", 10**6),
+        ("spiderette-2suit-permissive.yaml", 10**6),
+        ("example-spiderette-53.yaml", 30),
+    ],
+)
+def test_the_compiled_pass_from_a_game_in_progress(path: str, entries: int) -> None:
+    problem = _mid_game(path, entries)
+    assert_same_pass(problem, 6, 200)
+
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@needs_compiled
+@SETTINGS
+@given(
+    st.sampled_from(["SP1-S1C", "SP2-S1C", "SP2-S1P", "SP4-S1C", "SP4-S1P", "SD1-S1", "SD4-S1P"]),
+    st.integers(0, 26**7 - 1),
+    st.lists(st.integers(0, 10**6), max_size=60),
+    st.integers(1, 5),
+    st.sampled_from([None, 3, 30]),
+    st.sampled_from([None, 50]),
+)
+def test_the_compiled_pass_on_random_positions(
+    prefix: str,
+    seed: int,
+    choices: list[int],
+    width: int,
+    cap: int | None,
+    seen_limit: int | None,
+) -> None:
+    """From a random deal after random legal play (deals included), with small beams and,
+    sometimes, a seen set forgotten every few levels."""
+    game = Game.from_code(parse_code(f"{prefix}-{seed_letters(seed)}"), CLASSIC)
+    for choice in choices:
+        moves: list[tuple[int, int, int] | None] = list(game.legal_moves())
+        if game.check_deal() is None:
+            moves.append(None)
+        if not moves or game.result is not None:
+            break
+        step = moves[choice % len(moves)]
+        if step is None:
+            game.deal()
+        else:
+            game.move(*step)
+    problem = problem_from_game(game)
+    if seen_limit is None:
+        assert_same_pass(problem, width, cap, max_states=3000)
+        return
+    old = spidercli.solver.SEEN_LIMIT
+    spidercli.solver.SEEN_LIMIT = seen_limit
+    try:
+        assert_same_pass(problem, width, cap, max_states=3000)
+    finally:
+        spidercli.solver.SEEN_LIMIT = old
+
+
+@needs_compiled
+def test_a_tick_that_raises_stops_the_compiled_pass_cleanly() -> None:
+    problem = problem_from_game(Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC))
+    beam = BeamSolver(problem, compiled=True)
+    calls = 0
+
+    class Boom(Exception):
+        pass
+
+    class Budget(_Budget):
+        def tick(self) -> None:
+            nonlocal calls
+            calls += 1
+            if calls == 50:
+                raise Boom
+
+    with pytest.raises(Boom):
+        beam._beam(8, None, Budget(None, None, None, 1.0))
+    assert calls == 50
+
+
+@needs_compiled
+def test_a_whole_search_is_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schedule and the polishing (narrow here, for the Python pass's sake) give the same
+    line and count the same positions, compiled or not."""
+    monkeypatch.setattr(spidercli.solver, "POLISH", {2: (30, 12)})
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    python = BeamSolver(problem, compiled=False).solve()
+    compiled = BeamSolver(problem, compiled=True).solve()
+    assert python.steps is not None
+    assert compiled.steps == python.steps
+    assert compiled.progress.states == python.progress.states
+    assert (compiled.progress.best_runs, compiled.progress.best_down) == (
+        python.progress.best_runs,
+        python.progress.best_down,
+    )
+
+
+@needs_compiled
+@pytest.mark.parametrize("ncols", [10, 11])
+def test_problems_out_of_the_compiled_range_go_to_python(ncols: int) -> None:
+    """More than 127 cards or 10 columns: the compiled pass refuses them (ValueError, never a
+    crash) and the solver takes the Python pass."""
+    from spidercli import _beam
+
+    cols = [bytes(range(13, 0, -1))[1:]] * ncols  # King..2 of spades, 12 cards a column
+    cols = [*cols[:-1], cols[-1] + bytes((1,))]  # and one Ace
+    stock = [bytes((2,)) * ncols]  # 10 columns: 131 cards in all
+    problem = Problem(cols, [0] * ncols, stock, permissive=False, runs=0, runs_to_win=1)
+    beam = BeamSolver(problem, compiled=True)
+    assert not beam.compiled
+    start = problem.start
+    with pytest.raises(ValueError):
+        _beam.beam(
+            start.cols,
+            start.down,
+            problem.chunks,
+            0,
+            False,
+            1,
+            4,
+            -1,
+            100,
+            spidercli.solver._PLACE,
+            lambda: None,
+            _Budget(None, None, None, 1.0).progress,
+        )
