@@ -325,6 +325,131 @@ class Game:
             self.undoable += 1
         return refusal
 
+    def play_all(
+        self, actions: Sequence[Action], start: int = 0, *, record: bool = True
+    ) -> tuple[int, Refusal | None]:
+        """Play ``actions[start:]`` in order up to the first one refused: return its index and
+        its refusal, or ``(len(actions), None)`` when every one was applied. The same as calling
+        ``play`` on each in turn, only faster: a plainly legal move is checked and applied here,
+        in one loop; every other action (and any move in doubt) goes through ``play``.
+
+        ``record=False`` keeps no undo record of those moves, for a caller that knows no undo
+        follows (verifying a log without one): the position, score, counter and everything else
+        are the same, but the history lacks these moves, so ``undo`` must not be used after. An
+        ``Undo`` among ``actions`` is then a ``ValueError``."""
+        cols = self.cols
+        down = self.down
+        n = self._ncols
+        rules = self.rules
+        depth = rules.undo_depth
+        move_score = rules.move_score
+        same_suit_score = rules.same_suit_score
+        flip_score = rules.flip_score
+        floor = self._floor
+        auto_flip = self._auto_flip
+        fd_empty = self._fd_empty
+        permissive = self.permissive
+        keep = self.history.append if record else None
+        new_record = _new_record
+        runs = _RUNS
+        # The score, counter and undo count live in locals here, written back to the game
+        # before anything else reads them (play, _take_run, the return).
+        score = self.score
+        moves = self.moves
+        undoable = self.undoable
+        over = self.over
+        end = len(actions)
+        for i in range(start, end):
+            action = actions[i]
+            if type(action) is Move and over is None:
+                # check_move's accepting path (as _plainly_legal), then move's effects inline;
+                # anything doubtful goes through play below.
+                s = action.source - 1
+                t = action.target - 1
+                if s != t and 0 <= s < n and 0 <= t < n:
+                    src = cols[s]
+                    dst = cols[t]
+                    m = len(src)
+                    ds = down[s]
+                    dl = len(dst)
+                    k = action.count
+                    if permissive or not dl or (fd_empty and down[t] == dl):
+                        k = self._plainly_legal(action)  # the general accepting path
+                        first = src[m - k] if k else 0
+                    elif k is None:  # S>T: the run down from the card one below the target's
+                        k = (dst[-1] & 15) - (src[-1] & 15) if m > ds else 0
+                        if 0 < k <= m - ds:
+                            first = src[-1] + k - 1  # if it is a one-suit run, as it must be
+                            rank = first & 15
+                            if src[m - k :] != runs[first >> 4][13 - rank : 13 - rank + k]:
+                                k = 0
+                        else:
+                            k = 0
+                    elif 1 <= k <= m - ds:  # S>T:K
+                        first = src[m - k]
+                        rank = first & 15
+                        if (
+                            dst[-1] & 15 != rank + 1
+                            or src[m - k :] != runs[first >> 4][13 - rank : 13 - rank + k]
+                        ):
+                            k = 0
+                    else:
+                        k = 0
+                    if k:  # move(s, t, k), inline
+                        same_suit = dl > down[t] and dst[-1] == first + 1
+                        prev_score = score
+                        prev_moves = moves
+                        dst.extend(src[m - k :])
+                        del src[m - k :]
+                        moves += 1
+                        if move_score:
+                            score += move_score
+                            if floor is not None and score < floor:
+                                score = floor
+                        if same_suit and same_suit_score:
+                            score += same_suit_score * k
+                            if floor is not None and score < floor:
+                                score = floor
+                        flipped = False
+                        if auto_flip and ds and ds == m - k:
+                            down[s] = ds - 1
+                            flipped = True
+                            if flip_score:
+                                score += flip_score
+                                if floor is not None and score < floor:
+                                    score = floor
+                        run = None
+                        if len(dst) - down[t] >= 13 and dst[-1] & 15 == 1:
+                            self.score = score
+                            run = self._take_run(t)
+                            score = self.score
+                            over = self.over
+                        if keep is not None:
+                            keep(
+                                new_record(
+                                    MoveRecord, (prev_score, prev_moves, s, t, k, flipped, run)
+                                )
+                            )
+                        if undoable < depth:
+                            undoable += 1
+                        continue
+            elif keep is None and type(action) is Undo:
+                raise ValueError("an undo among actions played with record=False")
+            self.score = score
+            self.moves = moves
+            self.undoable = undoable
+            refusal = self.play(action)
+            score = self.score
+            moves = self.moves
+            undoable = self.undoable
+            over = self.over
+            if refusal is not None:
+                return i, refusal
+        self.score = score
+        self.moves = moves
+        self.undoable = undoable
+        return end, None
+
     def apply(self, action: Action) -> None:
         """Like ``play``, but raise ``IllegalActionError`` for a refused action."""
         refusal = self.play(action)

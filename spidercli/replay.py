@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from spidercli.actions import Undo
 from spidercli.cards import SUITS, card_str
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
@@ -211,21 +212,35 @@ def replay(
     illegal: list[Illegal] = []
     applied = 0
     halted = False
-    play = game.play
-    for entry in log.entries:
-        refusal = play(entry.action)
-        if refusal is None:
-            applied += 1
-            if visitor is not None:
+    entries = log.entries
+    if visitor is None:  # nothing to show between entries: the engine plays them in one loop
+        actions = [entry.action for entry in entries]
+        # Without an undo in the log, no move needs its undo record.
+        record = any(type(action) is Undo for action in actions)
+        at = 0
+        while True:
+            stop, refusal = game.play_all(actions, at, record=record)
+            applied += stop - at
+            if refusal is None:
+                break
+            illegal.append(Illegal(entries[stop], refusal))
+            if on_illegal == STOP:
+                halted = True
+                break
+            at = stop + 1
+    else:
+        play = game.play
+        for entry in entries:
+            refusal = play(entry.action)
+            if refusal is None:
+                applied += 1
                 visitor.applied(game, entry)
-            continue
-        illegal.append(Illegal(entry, refusal))
-        if visitor is not None:
+                continue
+            illegal.append(Illegal(entry, refusal))
             visitor.refused(game, entry, refusal)
-        if on_illegal == STOP:
-            halted = True
-            break
-    if visitor is not None:
+            if on_illegal == STOP:
+                halted = True
+                break
         visitor.end(game)
     report = Report(log, rules, game, game.result, applied, illegal, None, halted)
     if log.expect is not None:
