@@ -9,6 +9,7 @@ after it is written: memory does not grow with the number of logs (beyond the li
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import glob
 import json
@@ -21,7 +22,6 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import IO
-from xml.sax.saxutils import escape, quoteattr
 
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
 from spidercli.messages import N_, Joined, error_json, located, said, shown, shown_path
@@ -395,7 +395,10 @@ def verify_all(
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 # XML 1.0's characters: tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# Compiled on first use (a few milliseconds of every verify's start-up otherwise).
+_NOT_XML = functools.cache(
+    lambda: re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+)
 # OWASP's CSV-injection rule: a text cell starting with one of these is read as a formula.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -412,7 +415,7 @@ def utf8_safe(text: str) -> str:
 def xml_safe(text: str) -> str:
     """``text`` with every character XML 1.0 forbids (controls, lone surrogates, U+FFFE/FFFF)
     replaced by U+FFFD; escaping ``<&"`` is the caller's (``escape``/``quoteattr``)."""
-    return _NOT_XML.sub("\ufffd", text)
+    return _NOT_XML().sub("\ufffd", text)
 
 
 def csv_cell(value: object) -> str:
@@ -609,6 +612,8 @@ class JunitWriter(Writer):
         )
 
     def write(self, v: Verdict) -> None:
+        from xml.sax.saxutils import escape, quoteattr  # imported by JUnit output alone
+
         name = quoteattr(xml_safe(v.file))
         attrs = f'classname="spidercli.verify" name={name} file={name} time="{v.seconds:.3f}"'
         if v.status == VALID:
