@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from spidercli.actions import Action, parse_action
 
@@ -31,10 +31,11 @@ _WORD = r"[0-9]{1,4}>[0-9]{1,4}(?::[0-9]{1,4})?|deal|undo|finish|flip [0-9]{1,4}
 _ITEM = re.compile(rf"( *)- (?:'({_WORD})'|({_WORD}))")  # plain, or in single quotes
 _MARKER = "\nmoves:\n"
 _ODD = re.compile("[\r\x85\u2028\u2029]")  # what YAML also takes for a line break
-_ROWS: dict[str, tuple[str, str, Action]] = {}  # a line to its indent, text and (frozen) action
+Row = tuple[str, str, Action]  # a line's indent, its action's text and the (frozen) action
+_ROWS: dict[str, Row] = {}  # a line to its Row
 
 
-def _row(row: str) -> tuple[str, str, Action] | None:
+def _row(row: str) -> Row | None:
     """A line of the list: its indent, its action's text and the action; None if not plain."""
     match = _ITEM.fullmatch(row)
     if match is None:
@@ -50,50 +51,40 @@ def _row(row: str) -> tuple[str, str, Action] | None:
 def quick_log(text: str, path: str, full: Callable[[str, str], MoveLog]) -> MoveLog | None:
     """The log read with its plain ``moves:`` list taken line by line, or None when the text is
     not of that shape or has any error (then ``full``, the YAML reader, reads it all)."""
-    from spidercli.movelog import Entry, LogError
+    from spidercli.movelog import LogError, PlainEntries
 
     at = text.rfind(_MARKER)
     if at < 0 or _ODD.search(text):
         return None
     head = text[: at + 1]
-    lines = text[at + len(_MARKER) :].split("\n")
+    body = text[at + len(_MARKER) :]
+    lines = body.split("\n")
     if lines[-1] == "":
         lines.pop()
     if not lines:
         return None
-    line = head.count("\n") + 2  # the first item's line (1-based)
-    indent = None
-    entries: list[Entry] = []
-    append = entries.append
     rows = _ROWS
-    new = object.__new__  # an Entry made through its slots (the same fields, frozen after)
-    slot = vars(Entry)
-    set_index, set_line = slot["index"].__set__, slot["line"].__set__
-    set_text, set_action = slot["text"].__set__, slot["action"].__set__
-    for index, row in enumerate(lines, start=1):
-        known = rows.get(row)
-        if known is None:
-            known = _row(row)
-            if known is None:
-                return None
-            if len(rows) >= 4096:
-                rows.clear()
-            rows[row] = known
-        if indent is None:
-            indent = known[0]
-        elif known[0] != indent:
-            return None
-        entry = new(Entry)  # Entry's frozen __init__ costs more than the rest of the line
-        set_index(entry, index)
-        set_line(entry, line)
-        set_text(entry, known[1])
-        set_action(entry, known[2])
-        append(entry)
-        line += 1
+    found = list(map(rows.get, lines))  # each distinct line is parsed once (a bounded memo)
+    if None in found:
+        for i, row in enumerate(lines):
+            if found[i] is None:
+                parsed = rows.get(row) or _row(row)
+                if parsed is None:
+                    return None
+                if len(rows) >= 4096:
+                    rows.clear()
+                rows[row] = found[i] = parsed
+    known = cast(list[Row], found)
+    # One indent for every item: each line is "<indent>- <action>", so counting the line starts
+    # "\n<indent>- " counts the lines with exactly this indent.
+    if ("\n" + body).count("\n" + known[0][0] + "- ") != len(lines):
+        return None
     try:
         log = full(head + "moves: []\n", path)
     except LogError:
         return None
     if log.entries:  # pragma: no cover - the head held another list (a duplicate key fails)
         return None
-    return replace(log, entries=tuple(entries))
+    first = head.count("\n") + 2  # the first item's line (1-based)
+    # Every line is a plain action, so "undo" in the list is an undo entry.
+    return replace(log, entries=PlainEntries(first, known, "undo" in body))

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from spidercli.actions import Undo
 from spidercli.cards import SUITS, card_str
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
@@ -214,9 +213,8 @@ def replay(
     halted = False
     entries = log.entries
     if visitor is None:  # nothing to show between entries: the engine plays them in one loop
-        actions = [entry.action for entry in entries]
-        # Without an undo in the log, no move needs its undo record.
-        record = any(type(action) is Undo for action in actions)
+        actions = log.actions
+        record = log.has_undo  # without an undo in the log, no move needs its undo record
         at = 0
         while True:
             stop, refusal = game.play_all(actions, at, record=record)

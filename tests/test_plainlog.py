@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spidercli.errors import InputError
-from spidercli.movelog import parse_log, parse_yaml_log
+from spidercli.movelog import PlainEntries, parse_log, parse_yaml_log
 from spidercli.plainlog import quick_log
 from tests.helpers import ROOT
 
@@ -30,10 +30,16 @@ CORPUS = sorted(
 
 
 def outcome(reader: Any, text: str) -> tuple[Any, ...]:
+    """The log and what replay reads of it (its entries one by one, its actions, whether it
+    has an undo), or the error's message and line."""
     try:
-        return ("ok", reader(text, "log.yaml"))
+        log = reader(text, "log.yaml")
     except InputError as err:
         return ("error", str(err), err.line)
+    entries = tuple(log.entries)
+    indexed = tuple(log.entries[i] for i in range(-len(entries), len(entries)))
+    assert indexed == entries + entries
+    return ("ok", log, entries, log.actions, log.has_undo)
 
 
 def heads(paths: list[Path]) -> list[str]:
@@ -193,3 +199,30 @@ def test_how_often_generated_logs_take_the_quick_path() -> None:
     count()
     assert quick >= 20
     assert slow >= 20
+
+
+def test_plain_entries_are_a_sequence_of_entries() -> None:
+    """The quick reader's entries, made on demand, behave as the tuple the YAML reader gives."""
+    text = "game: SP1-S1C-AAAAABD\nmoves:\n  - 10>9\n  - 'deal'\n  - undo\n"
+    quick = quick_log(text, "log.yaml", parse_yaml_log)
+    assert quick is not None
+    plain = quick.entries
+    assert isinstance(plain, PlainEntries)
+    yaml_entries = parse_yaml_log(text, "log.yaml").entries
+    assert isinstance(yaml_entries, tuple)
+    assert plain == yaml_entries
+    assert yaml_entries == plain
+    assert plain != yaml_entries[:2]
+    assert plain != [*yaml_entries]  # as a tuple: equal to a tuple only
+    assert hash(plain) == hash(yaml_entries)
+    assert repr(plain) == repr(yaml_entries)
+    assert len(plain) == 3
+    assert plain[1:] == yaml_entries[1:]
+    assert plain[-1] == yaml_entries[2]
+    assert [e.line for e in plain] == [3, 4, 5]
+    for past in (3, -4):
+        with pytest.raises(IndexError):
+            plain[past]
+    assert quick.actions == [e.action for e in yaml_entries]
+    assert quick.has_undo
+    assert not parse_log("game: SP1-S1C-AAAAABD\nmoves:\n  - 10>9\n", "log.yaml").has_undo
