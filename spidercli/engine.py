@@ -844,10 +844,11 @@ class Game:
         if self.rules.deal_score:
             self._add_with_floor(self.rules.deal_score)
         runs = []
-        for i in range(len(dealt)):
-            run = self._take_run(i)
-            if run is not None:
-                runs.append(run)
+        for i, card in enumerate(dealt):
+            if card & 15 == 1:  # a run can end only with the Ace just dealt
+                run = self._take_run(i)
+                if run is not None:
+                    runs.append(run)
         self.history.append(DealRecord(prev_score, prev_moves, len(dealt), runs))
 
     def flip(self, c: int) -> None:

@@ -18,14 +18,14 @@ YAML reader's; a property test compares both over generated logs (tests/test_pla
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from spidercli.actions import Action, parse_action
 
 if TYPE_CHECKING:
-    from spidercli.movelog import MoveLog
+    from spidercli.movelog import Entry, MoveLog
 
 _WORD = r"[0-9]{1,4}>[0-9]{1,4}(?::[0-9]{1,4})?|deal|undo|finish|flip [0-9]{1,4}|tap [0-9]{1,4}"
 _ITEM = re.compile(rf"( *)- (?:'({_WORD})'|({_WORD}))")  # plain, or in single quotes
@@ -79,12 +79,120 @@ def quick_log(text: str, path: str, full: Callable[[str, str], MoveLog]) -> Move
     # "\n<indent>- " counts the lines with exactly this indent.
     if ("\n" + body).count("\n" + known[0][0] + "- ") != len(lines):
         return None
+    first = head.count("\n") + 2  # the first item's line (1-based)
+    # Every line is a plain action, so "undo" in the list is an undo entry.
+    entries = PlainEntries(first, known, "undo" in body)
+    log = quick_head(head, path, entries)
+    if log is not None:
+        return log
     try:
         log = full(head + "moves: []\n", path)
     except LogError:
         return None
     if log.entries:  # pragma: no cover - the head held another list (a duplicate key fails)
         return None
-    first = head.count("\n") + 2  # the first item's line (1-based)
-    # Every line is a plain action, so "undo" in the list is an undo entry.
-    return replace(log, entries=PlainEntries(first, known, "undo" in body))
+    return replace(log, entries=entries)
+
+
+# The keys before the list, each on its line at the left margin with a plain value: one word or
+# a few separated by single spaces, of letters, digits and ``_.-`` (no YAML indicator, no
+# comment); ``expect:`` alone, its keys under it with one indent. Anything else: the YAML reader.
+_TOP = re.compile(r"(game|rules|player|expect):(?: +([A-Za-z0-9][\w.-]*(?: [\w.-]+)*))?", re.A)
+_SUB = re.compile(r"( +)(result|moves|score|runs): +([A-Za-z0-9-][\w.-]*)", re.A)
+_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,14})")  # what YAML 1.1 reads as this decimal number
+# The plain words that YAML 1.1 reads as something other than text (a boolean, null); any other
+# plain value starting with a letter is text.
+_NOT_TEXT = frozenset(
+    {"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE"}
+    | {"on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL"}
+)
+
+
+def _text(value: str) -> bool:
+    """Whether YAML reads this plain value (see ``_TOP``) as text."""
+    return value[0].isalpha() and value not in _NOT_TEXT
+
+
+def quick_head(head: str, path: str, entries: Sequence[Entry]) -> MoveLog | None:
+    """The log of ``head`` (the keys before ``moves:``) and ``entries``, when the head holds
+    only plain ``game``, ``rules``, ``player`` and ``expect`` keys, comments and blank lines, all
+    usable (a game code that deals, a ruleset, a result, whole numbers); else None, and the YAML
+    reader reads the head (with every message its own)."""
+    from spidercli.codes import CodeError, Setup, parse_code
+    from spidercli.movelog import RESULTS, Expect, MoveLog
+    from spidercli.rules import RULESETS
+
+    top: dict[str, tuple[int, str]] = {}
+    expect: dict[str, str] = {}
+    expect_line = 0
+    indent = ""
+    lines = head.split("\n")
+    lines.pop()  # the head ends with its line break
+    number = 0
+    under_expect = False
+    for line in lines:
+        number += 1
+        if under_expect:
+            sub = _SUB.fullmatch(line)
+            if sub is not None:
+                if not expect:
+                    indent = sub[1]
+                    expect_line = number
+                elif sub[1] != indent or sub[2] in expect:
+                    return None
+                expect[sub[2]] = sub[3]
+                continue
+            if not expect:
+                return None  # an expect: with nothing under it (YAML: null)
+            under_expect = False
+        if not line or line[0] == "#":
+            continue
+        key = _TOP.fullmatch(line)
+        if key is None or key[1] in top:
+            return None
+        value = key[2]
+        if key[1] == "expect":
+            if value is not None:
+                return None
+            under_expect = True
+        elif value is None:
+            return None
+        top[key[1]] = (number, value or "")
+    if (under_expect and not expect) or "game" not in top:
+        return None
+    game_line, code = top["game"]
+    if not _text(code):
+        return None
+    try:
+        deal = Setup.from_code(parse_code(code))
+    except CodeError:
+        return None
+    rules = rules_line = None
+    if "rules" in top:
+        rules_line, name = top["rules"]
+        rules = name.lower()
+        if not _text(name) or rules not in RULESETS:
+            return None
+    player = None
+    if "player" in top:
+        player = top["player"][1]
+        if player in ("null", "Null", "NULL"):
+            return None
+    figures: Expect | None = None
+    if expect:
+        result = expect.get("result")
+        if result is not None:
+            result = result.lower()
+            if not _text(expect["result"]) or result not in RESULTS:
+                return None
+        numbers: dict[str, int | None] = {}
+        for name in ("moves", "score", "runs"):
+            text = expect.get(name)
+            if text is None:
+                numbers[name] = None
+            elif _INT.fullmatch(text):
+                numbers[name] = int(text)
+            else:
+                return None
+        figures = Expect(result, **numbers, line=expect_line)
+    return MoveLog(path, deal, game_line, rules, rules_line, player, figures, entries)
