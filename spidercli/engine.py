@@ -66,6 +66,11 @@ OPEN: Final = "open"
 
 # The cards of a complete run, King to Ace, for each suit.
 _RUNS: Final = tuple([make_card(r, s) for r in range(13, 0, -1)] for s in range(4))
+# _RUN_FROM[card][k]: the k cards of one suit descending from ``card`` (None past its Ace).
+_RUN_FROM: Final = [
+    [[card - i for i in range(k)] if 1 <= k <= card & 15 else None for k in range(14)]
+    for card in range(64)
+]
 
 
 class RunRecord(NamedTuple):
@@ -345,13 +350,14 @@ class Game:
         move_score = rules.move_score
         same_suit_score = rules.same_suit_score
         flip_score = rules.flip_score
-        floor = self._floor
+        # Without a floor, one below any score a game can reach: the same test serves.
+        floor = -(1 << 62) if self._floor is None else self._floor
         auto_flip = self._auto_flip
         fd_empty = self._fd_empty
         permissive = self.permissive
         keep = self.history.append if record else None
         new_record = _new_record
-        runs = _RUNS
+        run_from = _RUN_FROM
         # The score, counter and undo count live in locals here, written back to the game
         # before anything else reads them (play, _take_run, the return).
         score = self.score
@@ -375,61 +381,56 @@ class Game:
                     k = action.count
                     if permissive or not dl or (fd_empty and down[t] == dl):
                         k = self._plainly_legal(action)  # the general accepting path
-                        first = src[m - k] if k else 0
+                        if k:
+                            first = src[m - k]
+                            group = src[m - k :]
                     elif k is None:  # S>T: the run down from the card one below the target's
                         k = (dst[-1] & 15) - (src[-1] & 15) if m > ds else 0
                         if 0 < k <= m - ds:
                             first = src[-1] + k - 1  # if it is a one-suit run, as it must be
-                            rank = first & 15
-                            if src[m - k :] != runs[first >> 4][13 - rank : 13 - rank + k]:
+                            group = src[m - k :]
+                            if group != run_from[first][k]:
                                 k = 0
                         else:
                             k = 0
                     elif 1 <= k <= m - ds:  # S>T:K
                         first = src[m - k]
-                        rank = first & 15
-                        if (
-                            dst[-1] & 15 != rank + 1
-                            or src[m - k :] != runs[first >> 4][13 - rank : 13 - rank + k]
-                        ):
+                        group = src[m - k :]
+                        if dst[-1] & 15 != (first & 15) + 1 or group != run_from[first][k]:
                             k = 0
                     else:
                         k = 0
                     if k:  # move(s, t, k), inline
-                        same_suit = dl > down[t] and dst[-1] == first + 1
                         prev_score = score
-                        prev_moves = moves
-                        dst.extend(src[m - k :])
-                        del src[m - k :]
-                        moves += 1
                         if move_score:
                             score += move_score
-                            if floor is not None and score < floor:
+                            if score < floor:
                                 score = floor
-                        if same_suit and same_suit_score:
+                        if same_suit_score and dl > down[t] and dst[-1] == first + 1:
                             score += same_suit_score * k
-                            if floor is not None and score < floor:
+                            if score < floor:
                                 score = floor
-                        flipped = False
-                        if auto_flip and ds and ds == m - k:
+                        dst += group
+                        del src[m - k :]
+                        if ds == m - k and ds and auto_flip:
                             down[s] = ds - 1
                             flipped = True
                             if flip_score:
                                 score += flip_score
-                                if floor is not None and score < floor:
+                                if score < floor:
                                     score = floor
-                        run = None
-                        if len(dst) - down[t] >= 13 and dst[-1] & 15 == 1:
+                        else:
+                            flipped = False
+                        if group[-1] & 15 == 1 and len(dst) - down[t] >= 13:
                             self.score = score
                             run = self._take_run(t)
                             score = self.score
                             over = self.over
+                        else:
+                            run = None
                         if keep is not None:
-                            keep(
-                                new_record(
-                                    MoveRecord, (prev_score, prev_moves, s, t, k, flipped, run)
-                                )
-                            )
+                            keep(new_record(MoveRecord, (prev_score, moves, s, t, k, flipped, run)))
+                        moves += 1
                         if undoable < depth:
                             undoable += 1
                         continue
