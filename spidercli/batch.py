@@ -237,8 +237,7 @@ def verify_one(
         )
     text = None
     if want_json:
-        record = {"file": path, "status": status, **report.to_json()}
-        text = json.dumps(record, ensure_ascii=False)
+        text = report.json_text(file=path, status=status)
     page = None
     if recorder is not None and status != VALID:
         from spidercli.html import replay_page, write_page

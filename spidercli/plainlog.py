@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, cast
 from spidercli.actions import Action, parse_action
 
 if TYPE_CHECKING:
+    from spidercli.codes import Setup
     from spidercli.movelog import Entry, MoveLog
 
 _WORD = r"[0-9]{1,4}>[0-9]{1,4}(?::[0-9]{1,4})?|deal|undo|finish|flip [0-9]{1,4}|tap [0-9]{1,4}"
@@ -108,6 +109,10 @@ _NOT_TEXT = frozenset(
 )
 
 
+# A game code as written to its deal (a batch's logs repeat a few codes): bounded.
+_DEALS: dict[str, Setup] = {}
+
+
 def _text(value: str) -> bool:
     """Whether YAML reads this plain value (see ``_TOP``) as text."""
     return value[0].isalpha() and value not in _NOT_TEXT
@@ -161,12 +166,17 @@ def quick_head(head: str, path: str, entries: Sequence[Entry]) -> MoveLog | None
     if (under_expect and not expect) or "game" not in top:
         return None
     game_line, code = top["game"]
-    if not _text(code):
-        return None
-    try:
-        deal = Setup.from_code(parse_code(code))
-    except CodeError:
-        return None
+    deal = _DEALS.get(code)
+    if deal is None:
+        if not _text(code):
+            return None
+        try:
+            deal = Setup.from_code(parse_code(code))
+        except CodeError:
+            return None
+        if len(_DEALS) >= 256:
+            _DEALS.clear()
+        _DEALS[code] = deal
     rules = rules_line = None
     if "rules" in top:
         rules_line, name = top["rules"]
