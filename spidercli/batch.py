@@ -146,7 +146,8 @@ def _once(path: str, seen: set[str]) -> Iterator[str]:
 def _walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iterator[str]:
     try:
         info = os.stat(directory)
-        names = sorted(os.listdir(directory))
+        with os.scandir(directory) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
     except OSError:
         yield from _once(directory, seen)  # its verdict will say why it cannot be read
         return
@@ -154,14 +155,41 @@ def _walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iter
     if folder in folders:  # a link back to a folder searched before (or a loop): once is enough
         return
     folders.add(folder)
-    for name in names:
+    resolved = None  # the folder's real path, worked out for its first log
+    for entry in entries:
+        name = entry.name
         if name.startswith("."):
             continue
         full = os.path.join(directory, name)
-        if os.path.isdir(full):
+        if _is_dir(entry):
             yield from _walk(full, seen, folders)
         elif name.endswith((".yaml", ".yml")):
-            yield from _once(full, seen)
+            if _is_link(entry):
+                yield from _once(full, seen)
+                continue
+            # Not a link: its real path is the folder's and its name (no realpath per file).
+            if resolved is None:
+                resolved = os.path.realpath(directory)
+            key = os.path.join(resolved, name)
+            if key not in seen:
+                seen.add(key)
+                yield full
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """``os.path.isdir`` of the entry's path (links followed; False for any error)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    """Whether the entry is a symbolic link (True when that cannot be told)."""
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True
 
 
 def verify_one(
