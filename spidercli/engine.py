@@ -358,6 +358,8 @@ class Game:
         keep = self.history.append if record else None
         new_record = _new_record
         run_from = _RUN_FROM
+        deals = len(self.kind.deal_sizes)
+        empty_ok = rules.deal_with_empty_column
         # The score, counter and undo count live in locals here, written back to the game
         # before anything else reads them (play, _take_run, the return).
         score = self.score
@@ -434,6 +436,18 @@ class Game:
                         if undoable < depth:
                             undoable += 1
                         continue
+            elif type(action) is Deal:
+                if over is None and self.deals_done < deals and (empty_ok or all(cols)):
+                    # check_deal passes: deal, as play does, without its dispatch
+                    self.score = score
+                    self.moves = moves
+                    self.deal()
+                    score = self.score
+                    moves = self.moves
+                    over = self.over
+                    if undoable < depth:
+                        undoable += 1
+                    continue
             elif keep is None and type(action) is Undo:
                 raise ValueError("an undo among actions played with record=False")
             self.score = score

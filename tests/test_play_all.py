@@ -165,6 +165,31 @@ def test_the_winning_run_removed_inline(rules_name: str, move: Move) -> None:
     assert game.over == "won"
 
 
+def last_deal(rules_name: str) -> Game:
+    """Seven runs removed, the last deal left: it puts the Ace of spades on column 1's King to
+    2 of spades (the eighth run), a 4 of clubs on column 2 and a 3 of hearts on column 3."""
+    game = position(
+        "| KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
+        stock="AC " * 40 + "AS 4C 3H",
+        rules=RULESETS[rules_name],
+        suits=4,
+    )
+    game.removed.extend([0] * 7)
+    game.deals_done = 4
+    return game
+
+
+@pytest.mark.parametrize("rules_name", sorted(RULESETS))
+def test_a_deal_that_wins_ends_the_game_inline(rules_name: str) -> None:
+    """The loop's deal completes the last run: a move the board would take is then refused."""
+    actions: list[Action] = [Deal(), Move(3, 2, None)]
+    stops = both_ways(lambda: last_deal(rules_name), actions, record=True)
+    assert [(stop, refusal and refusal.rule) for stop, refusal, _ in stops] == [
+        (1, "game-over"),
+        (2, None),
+    ]
+
+
 def test_an_undo_without_records_is_refused_by_the_caller() -> None:
     game = new_game("SP1-S1C-AAAAABD", "classic")
     s, t, k = game.legal_moves()[0]
