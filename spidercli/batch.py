@@ -146,8 +146,19 @@ def _once(path: str, seen: set[str]) -> Iterator[str]:
 def _walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iterator[str]:
     try:
         info = os.stat(directory)
+        names = []
+        # The entries that are not plain files, told apart while listing (no stat for a plain
+        # file): a folder (or a link to one) True, a link to anything else False.
+        kinds: dict[str, bool] = {}
         with os.scandir(directory) as listing:
-            entries = sorted(listing, key=lambda entry: entry.name)
+            for entry in listing:
+                name = entry.name
+                names.append(name)
+                if _is_dir(entry):
+                    kinds[name] = True
+                elif _is_link(entry):
+                    kinds[name] = False
+        names.sort()
     except OSError:
         yield from _once(directory, seen)  # its verdict will say why it cannot be read
         return
@@ -156,18 +167,18 @@ def _walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iter
         return
     folders.add(folder)
     resolved = None  # the folder's real path, worked out for its first log
-    for entry in entries:
-        name = entry.name
+    for name in names:
         if name.startswith("."):
             continue
         full = os.path.join(directory, name)
-        if _is_dir(entry):
+        kind = kinds.get(name)
+        if kind:
             yield from _walk(full, seen, folders)
         elif name.endswith((".yaml", ".yml")):
-            if _is_link(entry):
+            if kind is not None:  # a link: its own real path
                 yield from _once(full, seen)
                 continue
-            # Not a link: its real path is the folder's and its name (no realpath per file).
+            # A plain file: its real path is the folder's and its name (no realpath per file).
             if resolved is None:
                 resolved = os.path.realpath(directory)
             key = os.path.join(resolved, name)

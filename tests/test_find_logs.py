@@ -96,3 +96,15 @@ def test_the_walk_finds_what_resolving_each_file_finds(
         assert found == expected
     finally:
         shutil.rmtree(root)
+
+
+def test_a_file_given_again_by_its_own_path_after_its_folder_by_a_link(tmp_path: Path) -> None:
+    """The folder walked through a link resolves to the same file as the file's own path."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.yaml").write_text("game: SP1-S1C-AAAAABD\nmoves: []\n")
+    (tmp_path / "via").symlink_to("sub")
+    args = [str(tmp_path / "via"), str(tmp_path / "sub" / "a.yaml")]
+    assert list(find_logs(args)) == [str(tmp_path / "via" / "a.yaml")]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(batch, "_walk", reference_walk)
+        assert list(find_logs(args)) == [str(tmp_path / "via" / "a.yaml")]
