@@ -66,7 +66,8 @@ OPEN: Final = "open"
 
 # The cards of a complete run, King to Ace, for each suit.
 _RUNS: Final = tuple([make_card(r, s) for r in range(13, 0, -1)] for s in range(4))
-# _RUN_FROM[card][k]: the k cards of one suit descending from ``card`` (None past its Ace).
+# _RUN_FROM[card][k]: the k cards of one suit descending from ``card`` (None past its Ace); k
+# from 0 to 13 (no run is longer).
 _RUN_FROM: Final = [
     [[card - i for i in range(k)] if 1 <= k <= card & 15 else None for k in range(14)]
     for card in range(64)
@@ -382,9 +383,41 @@ class Game:
                     dl = len(dst)
                     k = action.count
                     if permissive or not dl or (fd_empty and down[t] == dl):
-                        k = self._plainly_legal(action)  # the general accepting path
-                        if k:
+                        # The permissive rule (a run of any suits) or a target that takes
+                        # anything: the run walked card by card, as movable_length and
+                        # _infer_count walk it.
+                        anything = not dl or (fd_empty and down[t] == dl)
+                        if m == ds:
+                            k = 0
+                        elif k is None:
+                            need = 0 if anything else (dst[-1] & 15) - 1  # 0: the whole run
+                            j = m - 1
+                            first = src[j]
+                            while first & 15 != need and j > ds:
+                                below = src[j - 1]
+                                if below != first + 1 and (
+                                    not permissive or below & 15 != (first & 15) + 1
+                                ):
+                                    break
+                                j -= 1
+                                first = below
+                            k = m - j if anything or first & 15 == need else 0
+                        elif 1 <= k <= m - ds:
                             first = src[m - k]
+                            if not anything and dst[-1] & 15 != (first & 15) + 1:
+                                k = 0
+                            elif permissive:
+                                rank = first & 15
+                                for j in range(m - k + 1, m):
+                                    rank -= 1
+                                    if src[j] & 15 != rank:
+                                        k = 0
+                                        break
+                            elif k > 13 or src[m - k :] != run_from[first][k]:
+                                k = 0
+                        else:
+                            k = 0
+                        if k:
                             group = src[m - k :]
                     elif k is None:  # S>T: the run down from the card one below the target's
                         k = (dst[-1] & 15) - (src[-1] & 15) if m > ds else 0
@@ -398,7 +431,11 @@ class Game:
                     elif 1 <= k <= m - ds:  # S>T:K
                         first = src[m - k]
                         group = src[m - k :]
-                        if dst[-1] & 15 != (first & 15) + 1 or group != run_from[first][k]:
+                        if (
+                            k > 13
+                            or dst[-1] & 15 != (first & 15) + 1
+                            or group != run_from[first][k]
+                        ):
                             k = 0
                     else:
                         k = 0

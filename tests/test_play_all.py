@@ -226,3 +226,64 @@ def test_replay_without_a_visitor_is_the_replay_entry_by_entry(on_illegal: str) 
         ), path
         used += 1
     assert used > 30
+
+
+def attempt(game: Game, move: Move, way: str) -> tuple[object, ...]:
+    """Play ``move`` one way (``play_all`` of it alone, or ``play``), note the outcome and the
+    position, and take it back."""
+    before, undoable = game.key(), game.undoable
+    if way == "play_all":
+        stop, result = game.play_all([move])
+        assert stop == (0 if result else 1)
+    else:
+        result = game.play(move)
+    after = (result, game.key(), game.undoable, game.history[-1] if game.history else None)
+    if result is None:
+        game.undo()
+        game.undoable = undoable
+    assert game.key() == before
+    return after
+
+
+def every_move(game: Game) -> list[Move]:
+    """Every move of the board, each count and none (and one column past each end)."""
+    n = game.kind.columns
+    return [Move(a, b, c) for a in range(n + 2) for b in range(n + 2) for c in (None, *range(15))]
+
+
+def check_every_move(game: Game) -> None:
+    for move in every_move(game):
+        assert attempt(game, move, "play_all") == attempt(game, move, "play"), move
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    CODES,
+    st.sampled_from(sorted(RULESETS)),
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=12),
+)
+def test_every_move_from_random_positions_is_plays(
+    code_text: str, rules_name: str, choices: list[int]
+) -> None:
+    """Each move and count, legal or not, from positions of random play under every ruleset."""
+    game = new_game(code_text, rules_name)
+    for choice in choices:
+        check_every_move(game)
+        actions = game.legal_actions()
+        if not actions or game.over:
+            break
+        game.play(actions[choice % len(actions)])
+
+
+@pytest.mark.parametrize("name", [p.name for p in GAME_LOGS])
+def test_every_move_along_the_fixture_games_is_plays(name: str) -> None:
+    """Each move and count from every 12th position of the fixture games (empty columns, long
+    runs, the permissive rule, manual flips)."""
+    log = load_log(FIXTURES / name)
+    game = Game.from_setup(log.deal, choose_rules(log))
+    for i, action in enumerate(log.actions):
+        if i % 12 == 0:
+            check_every_move(game)
+        if game.play(action) is not None:
+            break
+    check_every_move(game)
