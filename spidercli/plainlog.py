@@ -4,15 +4,18 @@ Most logs (those that spidercli writes, and most hand-written ones: the worked e
 end with ``moves:`` at the start of a line followed only by lines such as ``  - 10>9`` or
 ``  - deal``. Composing those lines into YAML nodes and checking each node is most of a log's
 reading time, yet their meaning is fixed: a list of plain text scalars, one a line. This module
-reads the keys before ``moves:`` with the strict YAML reader as always (with ``moves: []`` in
-place of the list, on the same line) and the list itself line by line.
+reads that list line by line (each distinct line parsed once; the entries made only when asked
+for, ``PlainEntries``), and the keys before it too when they are the usual plain ones
+(``quick_head``); other keys go to the strict YAML reader as always (with ``moves: []`` in place
+of the list, on the same line).
 
-Anything unusual is left to the YAML reader, whole: line breaks other than LF, comments, blank
-lines, double quotes and escapes, flow style, tabs, trailing blanks, mixed indentation, an action
-other than ``S>T``, ``S>T:K``, ``tap S``, ``flip N``, ``deal``, ``undo`` and ``finish`` in their
-one plain spelling (bare or in single quotes), an empty list, and any error at all (so every
-message is the YAML reader's own). The result is the same ``MoveLog`` (entries, lines, keys) as the
-YAML reader's; a property test compares both over generated logs (tests/test_plainlog.py).
+Anything unusual is left to the YAML reader: line breaks other than LF, comments and blank lines
+in the list, double quotes and escapes, flow style, tabs, trailing blanks, mixed indentation, an
+action other than ``S>T``, ``S>T:K``, ``tap S``, ``flip N``, ``deal``, ``undo`` and ``finish`` in
+their one plain spelling (bare or in single quotes), an empty list, and any error at all (so
+every message is the YAML reader's own). The result is the same ``MoveLog`` (entries, lines,
+keys) as the YAML reader's; property tests compare both over generated logs and heads, and every
+near miss of a usual head (tests/test_plainlog.py).
 """
 
 from __future__ import annotations

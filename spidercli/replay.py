@@ -85,7 +85,9 @@ class Mismatch:
 
 @dataclass
 class Report:
-    """What a replay established. ``game`` is the position where the replay ended."""
+    """What a replay established. ``game`` is the position where the replay ended. When the log
+    has no ``undo`` and no visitor watched, its history lacks the log's moves: what is played on
+    it afterwards can be undone (``move`` then ``undo``), the log's own actions cannot."""
 
     log: MoveLog
     rules: Ruleset
