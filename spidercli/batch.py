@@ -9,6 +9,7 @@ after it is written: memory does not grow with the number of logs (beyond the li
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import glob
 import json
@@ -21,7 +22,6 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import IO
-from xml.sax.saxutils import escape, quoteattr
 
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
 from spidercli.messages import N_, Joined, error_json, located, said, shown, shown_path
@@ -146,7 +146,19 @@ def _once(path: str, seen: set[str]) -> Iterator[str]:
 def _walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iterator[str]:
     try:
         info = os.stat(directory)
-        names = sorted(os.listdir(directory))
+        names = []
+        # The entries that are not plain files, told apart while listing (no stat for a plain
+        # file): a folder (or a link to one) True, a link to anything else False.
+        kinds: dict[str, bool] = {}
+        with os.scandir(directory) as listing:
+            for entry in listing:
+                name = entry.name
+                names.append(name)
+                if _is_dir(entry):
+                    kinds[name] = True
+                elif _is_link(entry):
+                    kinds[name] = False
+        names.sort()
     except OSError:
         yield from _once(directory, seen)  # its verdict will say why it cannot be read
         return
@@ -154,14 +166,41 @@ def _walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iter
     if folder in folders:  # a link back to a folder searched before (or a loop): once is enough
         return
     folders.add(folder)
+    resolved = None  # the folder's real path, worked out for its first log
     for name in names:
         if name.startswith("."):
             continue
         full = os.path.join(directory, name)
-        if os.path.isdir(full):
+        kind = kinds.get(name)
+        if kind:
             yield from _walk(full, seen, folders)
         elif name.endswith((".yaml", ".yml")):
-            yield from _once(full, seen)
+            if kind is not None:  # a link: its own real path
+                yield from _once(full, seen)
+                continue
+            # A plain file: its real path is the folder's and its name (no realpath per file).
+            if resolved is None:
+                resolved = os.path.realpath(directory)
+            key = os.path.join(resolved, name)
+            if key not in seen:
+                seen.add(key)
+                yield full
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """``os.path.isdir`` of the entry's path (links followed; False for any error)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    """Whether the entry is a symbolic link (True when that cannot be told)."""
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True
 
 
 def verify_one(
@@ -237,8 +276,7 @@ def verify_one(
         )
     text = None
     if want_json:
-        record = {"file": path, "status": status, **report.to_json()}
-        text = json.dumps(record, ensure_ascii=False)
+        text = report.json_text(file=path, status=status)
     page = None
     if recorder is not None and status != VALID:
         from spidercli.html import replay_page, write_page
@@ -395,7 +433,10 @@ def verify_all(
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 # XML 1.0's characters: tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# Compiled on first use (a few milliseconds of every verify's start-up otherwise).
+_NOT_XML = functools.cache(
+    lambda: re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+)
 # OWASP's CSV-injection rule: a text cell starting with one of these is read as a formula.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -412,7 +453,7 @@ def utf8_safe(text: str) -> str:
 def xml_safe(text: str) -> str:
     """``text`` with every character XML 1.0 forbids (controls, lone surrogates, U+FFFE/FFFF)
     replaced by U+FFFD; escaping ``<&"`` is the caller's (``escape``/``quoteattr``)."""
-    return _NOT_XML.sub("\ufffd", text)
+    return _NOT_XML().sub("\ufffd", text)
 
 
 def csv_cell(value: object) -> str:
@@ -609,6 +650,8 @@ class JunitWriter(Writer):
         )
 
     def write(self, v: Verdict) -> None:
+        from xml.sax.saxutils import escape, quoteattr  # imported by JUnit output alone
+
         name = quoteattr(xml_safe(v.file))
         attrs = f'classname="spidercli.verify" name={name} file={name} time="{v.seconds:.3f}"'
         if v.status == VALID:

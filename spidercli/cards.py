@@ -7,6 +7,8 @@ and in a one-suit descending run each card is exactly the one before it minus 1.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from spidercli.messages import N_, ascii_note, quoted
 
 RANKS = "A23456789TJQK"
@@ -52,6 +54,7 @@ _NAMES: dict[int, str] = {
 }
 _BY_NAME: dict[str, int] = {name: card for card, name in _NAMES.items()}
 _BY_NAME.update({"10" + SUITS[s]: make_card(10, s) for s in range(4)})
+SPELLINGS: Mapping[str, int] = _BY_NAME  # each card's usual spellings (TS, 10S) to the card
 
 
 def card_str(card: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from spidercli.cards import cards_str, make_card
 from spidercli.kpatdeal import KPAT_MAX_DEAL, kpat_cards
@@ -33,7 +34,7 @@ class GameCode:
     seed: int
     algorithm: str = "S1"
 
-    @property
+    @cached_property  # each report names it: worked out once per code
     def canonical(self) -> str:
         if self.algorithm == "KP":
             return f"KP{self.suits}-{self.seed}"

@@ -10,10 +10,10 @@ from typing import Any
 
 import yaml
 
-from spidercli.cards import card_str, card_words, parse_card
+from spidercli.cards import SPELLINGS, card_str, card_words, parse_card
 from spidercli.codes import Layout, Setup, ordered_deck
 from spidercli.messages import N_, Nn_, Text, ascii_note, message_of, prefixed, quoted
-from spidercli.rules import GAMES
+from spidercli.rules import GAMES, GameKind
 from spidercli.yamlreader import STR_TAG, Checker, LogError, kind_of, line_of
 
 DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
@@ -57,15 +57,21 @@ def _cards(c: Checker, node: yaml.Node, what: str) -> list[tuple[int, int]]:
             ),
             node,
         )
+    by_name = SPELLINGS
     for item in items:
-        text = c.text(item, N_("{what}: a card", what=what))
-        for token in _CARD_SEPARATORS.split(text):
-            if not token:
-                continue
-            try:
-                out.append((parse_card(token), line_of(item)))
-            except ValueError as err:
-                raise c.fail(prefixed(what, message_of(err)), item) from err
+        if type(item) is not yaml.ScalarNode or item.tag != STR_TAG:
+            c.text(item, N_("{what}: a card", what=what))  # raises: the message names the item
+        line = line_of(item)
+        for token in _CARD_SEPARATORS.split(item.value):
+            card = by_name.get(token)  # the usual spelling (TS, 10S); any other is parsed
+            if card is None:
+                if not token:
+                    continue
+                try:
+                    card = parse_card(token)
+                except ValueError as err:
+                    raise c.fail(prefixed(what, message_of(err)), item) from err
+            out.append((card, line))
     return out
 
 
@@ -182,6 +188,23 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
     else:
         suits = 1 if used <= {0} else 2 if used <= {0, 1} else 4
     copies = game.cards // (13 * suits)
+    if not _deck_fits([card for card, _ in placed], suits, copies):
+        _check_deck(c.path, placed, game, suits, copies)  # names the first card out of place
+    layout = Layout(game, tuple(columns), tuple(card for card, _ in stock))
+    return Setup(layout, suits, permissive and suits > 1)
+
+
+def _deck_fits(cards: list[int], suits: int, copies: int) -> bool:
+    """Whether every card is of the deck's ``suits`` and none is given more than ``copies``
+    times (the usual deal: ``_check_deck`` then finds nothing to report)."""
+    return max(cards, default=0) >> 4 < suits and max(Counter(cards).values(), default=0) <= copies
+
+
+def _check_deck(
+    path: str, placed: list[tuple[int, int]], game: GameKind, suits: int, copies: int
+) -> None:
+    """Raise ``LogError`` at the first card, in the file's order, that is not of the deck's
+    ``suits`` or is given more than ``copies`` times (``placed``: each card with its line)."""
     deck = N_("a {suits}-suit {game} deck", suits=suits, game=game.title)
     counts: dict[int, int] = {}
     first: dict[int, int] = {}
@@ -202,7 +225,7 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
                     deck=deck,
                     names=names,
                 ),
-                path=c.path,
+                path=path,
                 line=line,
             )
         n = counts[card] = counts.get(card, 0) + 1
@@ -225,11 +248,9 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
                     missing=card_str(missing),
                     missing_words=CardWords(missing),
                 ),
-                path=c.path,
+                path=path,
                 line=line,
             )
-    layout = Layout(game, tuple(columns), tuple(card for card, _ in stock))
-    return Setup(layout, suits, permissive and suits > 1)
 
 
 def deal_lines(setup: Setup) -> list[str]:

@@ -66,6 +66,12 @@ OPEN: Final = "open"
 
 # The cards of a complete run, King to Ace, for each suit.
 _RUNS: Final = tuple([make_card(r, s) for r in range(13, 0, -1)] for s in range(4))
+# _RUN_FROM[card][k]: the k cards of one suit descending from ``card`` (None past its Ace); k
+# from 0 to 13 (no run is longer).
+_RUN_FROM: Final = [
+    [[card - i for i in range(k)] if 1 <= k <= card & 15 else None for k in range(14)]
+    for card in range(64)
+]
 
 
 class RunRecord(NamedTuple):
@@ -324,6 +330,177 @@ class Game:
         if refusal is None and self.undoable < self.rules.undo_depth:
             self.undoable += 1
         return refusal
+
+    def play_all(
+        self, actions: Sequence[Action], start: int = 0, *, record: bool = True
+    ) -> tuple[int, Refusal | None]:
+        """Play ``actions[start:]`` in order up to the first one refused: return its index and
+        its refusal, or ``(len(actions), None)`` when every one was applied. The same as calling
+        ``play`` on each in turn, only faster: a plainly legal move is checked and applied here,
+        in one loop; every other action (and any move in doubt) goes through ``play``.
+
+        ``record=False`` keeps no undo record of those moves, for a caller that knows no undo
+        follows (verifying a log without one): the position, score, counter and everything else
+        are the same, but the history lacks these moves, so ``undo`` must not be used after. An
+        ``Undo`` among ``actions`` is then a ``ValueError``."""
+        cols = self.cols
+        down = self.down
+        n = self._ncols
+        rules = self.rules
+        depth = rules.undo_depth
+        move_score = rules.move_score
+        same_suit_score = rules.same_suit_score
+        flip_score = rules.flip_score
+        # Without a floor, one below any score a game can reach: the same test serves.
+        floor = -(1 << 62) if self._floor is None else self._floor
+        auto_flip = self._auto_flip
+        fd_empty = self._fd_empty
+        permissive = self.permissive
+        keep = self.history.append if record else None
+        new_record = _new_record
+        run_from = _RUN_FROM
+        deals = len(self.kind.deal_sizes)
+        empty_ok = rules.deal_with_empty_column
+        # The score, counter and undo count live in locals here, written back to the game
+        # before anything else reads them (play, _take_run, the return).
+        score = self.score
+        moves = self.moves
+        undoable = self.undoable
+        over = self.over
+        end = len(actions)
+        for i in range(start, end):
+            action = actions[i]
+            if type(action) is Move and over is None:
+                # check_move's accepting path (as _plainly_legal), then move's effects inline;
+                # anything doubtful goes through play below.
+                s = action.source - 1
+                t = action.target - 1
+                if s != t and 0 <= s < n and 0 <= t < n:
+                    src = cols[s]
+                    dst = cols[t]
+                    m = len(src)
+                    ds = down[s]
+                    dl = len(dst)
+                    k = action.count
+                    if permissive or not dl or (fd_empty and down[t] == dl):
+                        # The permissive rule (a run of any suits) or a target that takes
+                        # anything: the run walked card by card, as movable_length and
+                        # _infer_count walk it.
+                        anything = not dl or (fd_empty and down[t] == dl)
+                        if m == ds:
+                            k = 0
+                        elif k is None:
+                            need = 0 if anything else (dst[-1] & 15) - 1  # 0: the whole run
+                            j = m - 1
+                            first = src[j]
+                            while first & 15 != need and j > ds:
+                                below = src[j - 1]
+                                if below != first + 1 and (
+                                    not permissive or below & 15 != (first & 15) + 1
+                                ):
+                                    break
+                                j -= 1
+                                first = below
+                            k = m - j if anything or first & 15 == need else 0
+                        elif 1 <= k <= m - ds:
+                            first = src[m - k]
+                            if not anything and dst[-1] & 15 != (first & 15) + 1:
+                                k = 0
+                            elif permissive:
+                                rank = first & 15
+                                for j in range(m - k + 1, m):
+                                    rank -= 1
+                                    if src[j] & 15 != rank:
+                                        k = 0
+                                        break
+                            elif k > 13 or src[m - k :] != run_from[first][k]:
+                                k = 0
+                        else:
+                            k = 0
+                        if k:
+                            group = src[m - k :]
+                    elif k is None:  # S>T: the run down from the card one below the target's
+                        k = (dst[-1] & 15) - (src[-1] & 15) if m > ds else 0
+                        if 0 < k <= m - ds:
+                            first = src[-1] + k - 1  # if it is a one-suit run, as it must be
+                            group = src[m - k :]
+                            if group != run_from[first][k]:
+                                k = 0
+                        else:
+                            k = 0
+                    elif 1 <= k <= m - ds:  # S>T:K
+                        first = src[m - k]
+                        group = src[m - k :]
+                        if (
+                            k > 13
+                            or dst[-1] & 15 != (first & 15) + 1
+                            or group != run_from[first][k]
+                        ):
+                            k = 0
+                    else:
+                        k = 0
+                    if k:  # move(s, t, k), inline
+                        prev_score = score
+                        if move_score:
+                            score += move_score
+                            if score < floor:
+                                score = floor
+                        if same_suit_score and dl > down[t] and dst[-1] == first + 1:
+                            score += same_suit_score * k
+                            if score < floor:
+                                score = floor
+                        dst += group
+                        del src[m - k :]
+                        if ds == m - k and ds and auto_flip:
+                            down[s] = ds - 1
+                            flipped = True
+                            if flip_score:
+                                score += flip_score
+                                if score < floor:
+                                    score = floor
+                        else:
+                            flipped = False
+                        if group[-1] & 15 == 1 and len(dst) - down[t] >= 13:
+                            self.score = score
+                            run = self._take_run(t)
+                            score = self.score
+                            over = self.over
+                        else:
+                            run = None
+                        if keep is not None:
+                            keep(new_record(MoveRecord, (prev_score, moves, s, t, k, flipped, run)))
+                        moves += 1
+                        if undoable < depth:
+                            undoable += 1
+                        continue
+            elif type(action) is Deal:
+                if over is None and self.deals_done < deals and (empty_ok or all(cols)):
+                    # check_deal passes: deal, as play does, without its dispatch
+                    self.score = score
+                    self.moves = moves
+                    self.deal()
+                    score = self.score
+                    moves = self.moves
+                    over = self.over
+                    if undoable < depth:
+                        undoable += 1
+                    continue
+            elif keep is None and type(action) is Undo:
+                raise ValueError("an undo among actions played with record=False")
+            self.score = score
+            self.moves = moves
+            self.undoable = undoable
+            refusal = self.play(action)
+            score = self.score
+            moves = self.moves
+            undoable = self.undoable
+            over = self.over
+            if refusal is not None:
+                return i, refusal
+        self.score = score
+        self.moves = moves
+        self.undoable = undoable
+        return end, None
 
     def apply(self, action: Action) -> None:
         """Like ``play``, but raise ``IllegalActionError`` for a refused action."""
@@ -719,10 +896,11 @@ class Game:
         if self.rules.deal_score:
             self._add_with_floor(self.rules.deal_score)
         runs = []
-        for i in range(len(dealt)):
-            run = self._take_run(i)
-            if run is not None:
-                runs.append(run)
+        for i, card in enumerate(dealt):
+            if card & 15 == 1:  # a run can end only with the Ace just dealt
+                run = self._take_run(i)
+                if run is not None:
+                    runs.append(run)
         self.history.append(DealRecord(prev_score, prev_moves, len(dealt), runs))
 
     def flip(self, c: int) -> None:

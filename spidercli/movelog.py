@@ -8,13 +8,15 @@ are written by ``spidercli.logwriter``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import yaml
 
-from spidercli.actions import Action, ActionSyntaxError, parse_action
+from spidercli.actions import Action, ActionSyntaxError, Undo, parse_action
 from spidercli.codes import CodeError, GameCode, Setup, parse_code
 from spidercli.deals import deal_lines, parse_deal
 from spidercli.files import MAX_LOG_BYTES
@@ -51,6 +53,61 @@ class Entry:
     action: Action
 
 
+class PlainEntries(Sequence[Entry]):
+    """The entries of a plain ``moves:`` list (``spidercli.plainlog``), each ``Entry`` made only
+    when asked for: a log's rows (indent, action text, action) and its first item's line. Equal
+    to the tuple of the same entries; ``actions`` gives the actions without making entries."""
+
+    __slots__ = ("_first", "_rows", "undo")
+
+    def __init__(self, first_line: int, rows: list[tuple[str, str, Action]], undo: bool) -> None:
+        self._first = first_line
+        self._rows = rows
+        self.undo = undo  # whether an ``undo`` is among the actions
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Entry, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | tuple[Entry, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        if index < 0:
+            index += len(self._rows)
+        if not 0 <= index < len(self._rows):
+            raise IndexError("entry index out of range")
+        _, text, action = self._rows[index]
+        return Entry(index + 1, self._first + index, text, action)
+
+    def __iter__(self) -> Iterator[Entry]:
+        line = self._first
+        for index, (_, text, action) in enumerate(self._rows, start=1):
+            yield Entry(index, line, text, action)
+            line += 1
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PlainEntries | tuple):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def actions(self) -> list[Action]:
+        return list(map(_ACTION, self._rows))
+
+
+_ACTION = itemgetter(2)
+
+
 @dataclass(frozen=True)
 class Expect:
     result: str | None = None
@@ -72,13 +129,29 @@ class MoveLog:
     rules_line: int | None
     player: str | None
     expect: Expect | None
-    entries: tuple[Entry, ...]
+    entries: Sequence[Entry]  # a tuple, or the PlainEntries of a plain moves list
     time: float | None = None  # seconds the player took, for duel tie-breaks
 
     @property
     def code(self) -> GameCode | None:
         """The game code, or None when the log writes its deal out."""
         return self.deal.code
+
+    @property
+    def actions(self) -> list[Action]:
+        """Each entry's action, in order."""
+        entries = self.entries
+        if isinstance(entries, PlainEntries):
+            return entries.actions()
+        return [entry.action for entry in entries]
+
+    @property
+    def has_undo(self) -> bool:
+        """Whether an ``undo`` is among the entries."""
+        entries = self.entries
+        if isinstance(entries, PlainEntries):
+            return entries.undo
+        return any(type(entry.action) is Undo for entry in entries)
 
 
 def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:
@@ -237,6 +310,7 @@ __all__ = [
     "Expect",
     "LogError",
     "MoveLog",
+    "PlainEntries",
     "compose",
     "deal_lines",
     "decode",

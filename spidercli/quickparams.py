@@ -3,9 +3,10 @@
 Typer 0.29 turns every command-line value into its Python type with a pydantic ``TypeAdapter``,
 built the first time the parameter is processed; importing pydantic alone costs a command such as
 ``spidercli replay LOG`` about as much time as the rest of its start-up. The values our commands
-take are plain: strings, small integers, booleans and choices. For those, the value that pydantic
-would return is known without it: a string is returned as it is, ``"12"`` is 12, a flag is
-already a bool, and a choice is matched by Typer's own function (the one pydantic calls).
+take are plain: strings (alone or a list of them, as verify's paths), small integers, booleans
+and choices. For those, the value that pydantic would return is known without it: a string is
+returned as it is, a list of strings as a list, ``"12"`` is 12, a flag is already a bool, and a
+choice is matched by Typer's own function (the one pydantic calls).
 
 Every value outside that narrow path (a string that is not valid UTF-8, an integer in any other
 spelling or out of its range, an unknown choice, any other type) goes to Typer's own coercion,
@@ -55,6 +56,11 @@ def quick_value(annotation: Any, info: Any, value: Any, ctx: Any) -> Any:
         ):
             return _NOT_QUICK
         return number
+    if annotation == list[str]:  # a command's paths: each item as a ``str`` above
+        if type(value) not in (tuple, list):
+            return _NOT_QUICK
+        items = [quick_value(str, info, item, ctx) for item in value]
+        return _NOT_QUICK if any(item is _NOT_QUICK for item in items) else items
     if isinstance(annotation, type) and issubclass(annotation, Enum):
         if isinstance(value, annotation):
             return value
@@ -75,7 +81,7 @@ def quick_annotation(annotation: Any, info: Any) -> bool:
     """Whether :func:`quick_value` knows ``annotation`` (and no custom parser is set)."""
     if getattr(info, "parser", None) is not None:
         return False
-    if annotation in (str, bool, int):
+    if annotation in (str, bool, int) or annotation == list[str]:
         return True
     return isinstance(annotation, type) and issubclass(annotation, Enum)
 

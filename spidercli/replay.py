@@ -6,6 +6,7 @@ reached, the refusal (rule, message, entry, line) and, for the text report, the 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +85,9 @@ class Mismatch:
 
 @dataclass
 class Report:
-    """What a replay established. ``game`` is the position where the replay ended."""
+    """What a replay established. ``game`` is the position where the replay ended. When the log
+    has no ``undo`` and no visitor watched, its history lacks the log's moves: what is played on
+    it afterwards can be undone (``move`` then ``undo``), the log's own actions cannot."""
 
     log: MoveLog
     rules: Ruleset
@@ -118,6 +121,16 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         """The contract's report object, keys in the contract's order."""
+        return {**self._summary_json(), "state": state_json(self.game)}
+
+    def json_text(self, **first: object) -> str:
+        """``json.dumps({**first, **self.to_json()}, ensure_ascii=False)`` (verify's record: the
+        file and status first), the state's cards written from ready-made pieces."""
+        text = json.dumps({**first, **self._summary_json()}, ensure_ascii=False)
+        return f'{text[:-1]}, "state": {state_json_text(self.game)}}}'
+
+    def _summary_json(self) -> dict[str, Any]:
+        """The report object but its last key, ``state``."""
         g = self.game
         return {
             "game": None if self.log.code is None else self.log.code.canonical,
@@ -130,7 +143,6 @@ class Report:
             "expect": None
             if self.mismatches is None
             else {"ok": not self.mismatches, "mismatches": [m.to_json() for m in self.mismatches]},
-            "state": state_json(g),
         }
 
 
@@ -152,6 +164,23 @@ def state_json(game: Game) -> dict[str, Any]:
         "stock": [card_str(c) for c in game.stock_left],
         "removed": [SUITS[s] for s in game.removed],
     }
+
+
+# Each card as a JSON string ("5S"), for state_json_text.
+_CARD_JSON = {card: json.dumps(card_str(card)) for card in range(64) if 1 <= card & 15 <= 13}
+
+
+def state_json_text(game: Game) -> str:
+    """``json.dumps(state_json(game), ensure_ascii=False)``, from ready-made pieces."""
+    name = _CARD_JSON.__getitem__
+    columns = ", ".join(
+        f'{{"down": [{", ".join(map(name, col[:down]))}], '
+        f'"up": [{", ".join(map(name, col[down:]))}]}}'
+        for col, down in zip(game.cols, game.down, strict=True)
+    )
+    stock = ", ".join(map(name, game.stock_left))
+    removed = ", ".join(f'"{SUITS[suit]}"' for suit in game.removed)
+    return f'{{"columns": [{columns}], "stock": [{stock}], "removed": [{removed}]}}'
 
 
 def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
@@ -211,21 +240,34 @@ def replay(
     illegal: list[Illegal] = []
     applied = 0
     halted = False
-    play = game.play
-    for entry in log.entries:
-        refusal = play(entry.action)
-        if refusal is None:
-            applied += 1
-            if visitor is not None:
+    entries = log.entries
+    if visitor is None:  # nothing to show between entries: the engine plays them in one loop
+        actions = log.actions
+        record = log.has_undo  # without an undo in the log, no move needs its undo record
+        at = 0
+        while True:
+            stop, refusal = game.play_all(actions, at, record=record)
+            applied += stop - at
+            if refusal is None:
+                break
+            illegal.append(Illegal(entries[stop], refusal))
+            if on_illegal == STOP:
+                halted = True
+                break
+            at = stop + 1
+    else:
+        play = game.play
+        for entry in entries:
+            refusal = play(entry.action)
+            if refusal is None:
+                applied += 1
                 visitor.applied(game, entry)
-            continue
-        illegal.append(Illegal(entry, refusal))
-        if visitor is not None:
+                continue
+            illegal.append(Illegal(entry, refusal))
             visitor.refused(game, entry, refusal)
-        if on_illegal == STOP:
-            halted = True
-            break
-    if visitor is not None:
+            if on_illegal == STOP:
+                halted = True
+                break
         visitor.end(game)
     report = Report(log, rules, game, game.result, applied, illegal, None, halted)
     if log.expect is not None:

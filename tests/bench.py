@@ -10,12 +10,15 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from spidercli.engine import Game, perft
-from spidercli.movelog import load_log
+from spidercli.movelog import load_log, parse_log
 from spidercli.replay import choose_rules, replay
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = sorted((ROOT / "fixtures").glob("*.yaml"))
 
@@ -139,6 +142,55 @@ def ratio_verify_compose(count: int = 2_000, repeats: int = 3) -> tuple[float, f
     return verify, compose, verify / compose
 
 
+def verify_breakdown(count: int = 2_000, repeats: int = 3) -> dict[str, float]:
+    """Where ``verify --jobs 1``'s CPU goes on the logs of ``ratio_verify_compose``: a one-log
+    verify process (start-up), then, in this process over the ``count`` logs, reading the files,
+    parsing them, replaying them, and writing each JSON record (each the best of ``repeats``,
+    CPU seconds)."""
+    import gc
+    import shutil
+    import tempfile
+
+    from spidercli.batch import find_logs
+    from spidercli.yamlreader import display_name, read_text
+
+    exe = str(Path(sys.executable).parent / "spidercli")
+    one = str(ROOT / "fixtures" / "example-spider-1suit-117.yaml")
+    figures = {
+        "start-up (a one-log verify process)": min(
+            _child_usage([exe, "verify", one, "-f", "jsonl", "-j", "1"])[0] for _ in range(repeats)
+        )
+    }
+
+    def best(step: Callable[[], list[T]]) -> tuple[float, list[T]]:
+        spent, result = float("inf"), []
+        for _ in range(repeats):
+            start = time.process_time()
+            result = step()
+            spent = min(spent, time.process_time() - start)
+        return spent, result
+
+    thresholds = gc.get_threshold()
+    gc.set_threshold(50_000, 20, 20)  # as verify's batch does
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for i in range(count):
+                shutil.copyfile(FIXTURES[i % len(FIXTURES)], Path(tmp) / f"log-{i:06d}.yaml")
+            paths = list(find_logs([tmp]))
+            named = [(path, display_name(path)) for path in paths]
+            spent, texts = best(lambda: [(read_text(path), name) for path, name in named])
+            figures["reading the files"] = spent
+            spent, logs = best(lambda: [parse_log(text, name) for text, name in texts])
+            figures["parsing (plain lists and heads; YAML for the rest)"] = spent
+            spent, reports = best(lambda: [(replay(log), log.path) for log in logs])
+            figures["replaying (the engine, the result, the expect block)"] = spent
+            spent, _ = best(lambda: [r.json_text(file=p, status=r.status) for r, p in reports])
+            figures["the JSON records"] = spent
+    finally:
+        gc.set_threshold(*thresholds)
+    return figures
+
+
 def ratio_replay_help(repeats: int = 15) -> tuple[float, float, float]:
     """``spidercli replay LOG`` against ``spidercli --help``, whole processes, median wall ms."""
     exe = str(Path(sys.executable).parent / "spidercli")
@@ -203,6 +255,8 @@ def main() -> None:
         f"verify --jobs 1 CPU / libyaml compose CPU, 2,000 logs: {verify:.2f} s / "
         f"{compose:.2f} s = {ratio:.2f}x (target 1.5x)"
     )
+    for what, seconds in verify_breakdown().items():
+        print(f"  {what}: {seconds:.3f} s")
     replay_ms, help_ms, ratio = ratio_replay_help()
     print(
         f"replay LOG / --help, whole process: {replay_ms:.0f} ms / {help_ms:.0f} ms = "

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from typer._adapters import try_build_adapter
-from typer.models import OptionInfo
+from typer.models import ArgumentInfo, OptionInfo
 
 from spidercli.quickparams import _NOT_QUICK, quick_annotation, quick_value
 from tests.helpers import ROOT
@@ -29,7 +29,8 @@ class Plain(Enum):
     two = "2"
 
 
-INFOS: list[tuple[Any, OptionInfo]] = [
+INFOS: list[tuple[Any, OptionInfo | ArgumentInfo]] = [
+    (list[str], ArgumentInfo()),
     (str, OptionInfo()),
     (bool, OptionInfo()),
     (int, OptionInfo()),
@@ -73,10 +74,14 @@ values = st.one_of(
     st.none(),
     st.sampled_from(list(Colour) + list(Plain)),
     st.lists(st.text(max_size=3), max_size=2),
+    st.lists(st.text(max_size=3), max_size=3).map(tuple),
+    st.lists(
+        st.sampled_from(["a.yaml", "logs/", "\udcff", "caf\xe9", 7, b"x", None]), max_size=3
+    ).map(tuple),
 )
 
 
-def typers_own(annotation: Any, info: OptionInfo, value: Any) -> tuple[str, Any]:
+def typers_own(annotation: Any, info: OptionInfo | ArgumentInfo, value: Any) -> tuple[str, Any]:
     from pydantic import ValidationError
 
     adapter = try_build_adapter(annotation, info)
@@ -89,7 +94,9 @@ def typers_own(annotation: Any, info: OptionInfo, value: Any) -> tuple[str, Any]
 
 @pytest.mark.parametrize(("annotation", "info"), INFOS, ids=lambda x: getattr(x, "__name__", ""))
 @given(value=values)
-def test_a_quick_value_is_typers_own(annotation: Any, info: OptionInfo, value: Any) -> None:
+def test_a_quick_value_is_typers_own(
+    annotation: Any, info: OptionInfo | ArgumentInfo, value: Any
+) -> None:
     quick = quick_value(annotation, info, value, None)
     if quick is _NOT_QUICK:
         return  # Typer's own path decides, message and all
@@ -104,6 +111,11 @@ def test_the_quick_path_takes_the_common_values() -> None:
     assert quick_value(bool, OptionInfo(), True, None) is True
     assert quick_value(Colour, OptionInfo(), "green", None) is Colour.green
     assert quick_value(Colour, OptionInfo(), Colour.red, None) is Colour.red
+    paths = quick_value(list[str], ArgumentInfo(), ("logs/", "a.yaml"), None)
+    assert paths == ["logs/", "a.yaml"]
+    assert type(paths) is list
+    assert quick_value(list[str], ArgumentInfo(), ("a.yaml", "\udcff"), None) is _NOT_QUICK
+    assert quick_value(list[str], ArgumentInfo(), "a.yaml", None) is _NOT_QUICK
     for odd in [(int, "007"), (int, "0x10"), (str, "\udcff"), (Colour, "blue"), (bool, "yes")]:
         assert quick_value(odd[0], OptionInfo(), odd[1], None) is _NOT_QUICK
     assert quick_value(int, OptionInfo(min=1), "0", None) is _NOT_QUICK
@@ -129,3 +141,19 @@ def test_replay_imports_no_pydantic_and_bad_values_keep_typers_message() -> None
     assert out[0] == "0 False"
     assert out[1] == "2 True"  # a refused value: Typer's own path and message
     assert "--max-log-bytes': Input should be greater than or equal to 1" in "\n".join(out[2:])
+
+
+def test_verify_imports_no_pydantic() -> None:
+    """``verify``'s paths (a list of text) take the quick path too."""
+    program = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from spidercli.cli import app\n"
+        "r = CliRunner().invoke(app, ['verify', 'fixtures/batch/a-valid.yaml',"
+        " 'fixtures/example-spider-1suit-117.yaml', '-f', 'jsonl', '-j', '1'])\n"
+        "print(r.exit_code, 'pydantic' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out == ["0 False"]
