@@ -10,6 +10,7 @@ the production code has no hook for this."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -271,3 +272,46 @@ def test_any_deaths_anywhere(tmp_path_factory: Any, count: int, jobs: int, chose
     }
     dead = {str(Path(paths[0]).parent / name): words[fate] for name, fate in fates.items()}
     _check(out, err, proc.returncode, paths, dead)
+
+
+def _ended(pid: int) -> bool:
+    """Whether a process has ended (gone, or a zombie its new parent has not reaped yet)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def test_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
+    """A parent killed outright (SIGKILL: no clean-up of its own) leaves no orphan working on: a
+    busy worker ends when it sends its next verdict (the pipe has no reader), an idle one at the
+    end of its task pipe (no other process holds it open)."""
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    (folder / "000.yaml").write_text(
+        "game: SP1-S1C-AAAAAAD\nmoves: [" + "deal, undo, " * 2000 + "deal]\n"
+    )
+    for i in range(1, 100):
+        os.link(folder / "000.yaml", folder / f"{i:03}.yaml")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spidercli", "verify", str(folder), "-f", "jsonl", "-j", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()  # the workers are going
+        workers = _children(proc.pid)
+        assert len(workers) == 2
+        proc.kill()
+        proc.wait(timeout=GUARD)
+        deadline = time.monotonic() + 30
+        while not all(_ended(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all(_ended(pid) for pid in workers), "a worker outlived its parent"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
