@@ -415,11 +415,15 @@ def verify_all(
         return
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None
+    # An ignored SIGCHLD (inherited: ``nohup``-style launchers, some CI runners) would have the
+    # system reap dead workers itself, and their statuses would be lost.
+    children = signal.signal(signal.SIGCHLD, signal.SIG_DFL) if main else None
     try:
         yield from _Supervisor(tasks, jobs).verdicts()
     finally:
         if main:
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL if children is None else children)
 
 
 # ------------------------------------------------------------------------------ the workers
@@ -461,9 +465,12 @@ def _serve(tasks: int, results: int) -> None:
                 writer.flush()
 
 
-def _died(task: Task, status: int) -> Verdict:
-    """The verdict of the log a worker was verifying when it died (``status``: ``waitpid``'s)."""
-    if os.WIFSIGNALED(status):
+def _died(task: Task, status: int | None) -> Verdict:
+    """The verdict of the log a worker was verifying when it died (``status``: ``waitpid``'s,
+    None when it could not be had)."""
+    if status is None:
+        how = "ended unexpectedly"
+    elif os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         try:
             name = signal.Signals(number).name
@@ -520,6 +527,8 @@ class _Supervisor:
                 if self.exhausted and not (self.again or self.done or self._busy()):
                     finished = True
                     return
+                if not self.workers:  # none could be started: verified here, in ``_feed``
+                    continue
                 for key, events in self.selector.select():
                     worker: _Worker = key.data
                     if self.workers.get(worker.results) is not worker:
@@ -566,11 +575,29 @@ class _Supervisor:
                 batch = self._take(1 if candidate is None else candidate.size)
                 if not batch:
                     return
-                worker = self._start() if candidate is None else candidate
+                if candidate is not None:
+                    worker = candidate
+                else:
+                    try:
+                        worker = self._start()
+                    except OSError:  # no process to be had (memory, a limit): fewer workers
+                        self._unstarted(batch)
+                        return
                 worker.size = min(worker.size * 2, _CHUNK)
                 worker.assigned.extend(batch)
                 worker.unsent += _frame([task for _, task in batch])
                 self._write(worker)
+
+    def _unstarted(self, batch: list[tuple[int, Task]]) -> None:
+        """No new worker could be started for ``batch``: the workers there are carry on without
+        it (and another is tried when one of them dies); with none, this process verifies it."""
+        if self.workers:
+            self.jobs = len(self.workers)
+            for item in batch:
+                heapq.heappush(self.again, item)
+        else:
+            for index, task in batch:
+                self.done[index] = _verify_star(task)
 
     def _start(self) -> _Worker:
         tasks_in, tasks_out = os.pipe()
@@ -580,7 +607,12 @@ class _Supervisor:
         # meanwhile is handled once the worker is known (and so ended with the others).
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) if _MASKS else None
         try:
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:
+                for fd in (tasks_in, tasks_out, results_in, results_out):
+                    os.close(fd)
+                raise
             if pid == 0:  # the worker: it never returns from here
                 status = 70
                 try:
@@ -651,7 +683,9 @@ class _Supervisor:
     def _lost(self, worker: _Worker) -> None:
         """A worker died: the log it was on gets a verdict saying so, the others go again."""
         self._close(worker)
-        _, status = os.waitpid(worker.pid, 0)
+        status: int | None = None
+        with contextlib.suppress(ChildProcessError):  # reaped already: how it ended is unknown
+            _, status = os.waitpid(worker.pid, 0)
         if worker.assigned:
             index, task = worker.assigned.popleft()
             self.done[index] = _died(task, status)

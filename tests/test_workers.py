@@ -60,6 +60,17 @@ def fated(path, *args):
     return real(path, *args)
 
 batch.verify_one = fated
+forks = int(os.environ.get("HARNESS_FORKS", "-1"))  # how many workers can be started
+fork = os.fork
+
+def limited():
+    global forks
+    if forks == 0:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+    forks -= 1
+    return fork()
+
+os.fork = limited
 sys.argv = ["spidercli", *sys.argv[2:]]
 main()
 """
@@ -315,3 +326,43 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
+
+
+@pytest.mark.parametrize("forks", [0, 1, 2])
+def test_when_no_worker_can_be_started_the_run_goes_on(tmp_path: Path, forks: int) -> None:
+    """``fork`` failing (out of memory, a process limit) at the start or after a worker died:
+    the workers there are carry on; with none, spidercli verifies the logs itself."""
+    paths = _logs(tmp_path / "logs", 40)
+    fates = {"log07.yaml": "sigkill"} if forks else {}
+    args = ["verify", str(tmp_path / "logs"), "-f", "jsonl", "-j", "2"]
+    proc = _start(fates, args, {"HARNESS_FORKS": str(forks)})
+    out, err = _finish(proc)
+    _check(out, err, proc.returncode, paths, {paths[7]: KILLED} if forks else {})
+    assert _group_gone(proc.pid)
+
+
+def test_an_ignored_sigchld_does_not_lose_a_dead_workers_status(tmp_path: Path) -> None:
+    """A parent started with SIGCHLD ignored (inherited) would have its dead workers reaped by the
+    system: verify takes SIGCHLD back while it runs, so the signal is still named."""
+    paths = _logs(tmp_path / "logs", 40)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import signal; signal.signal(signal.SIGCHLD, signal.SIG_IGN);" + HARNESS,
+            json.dumps({"log07.yaml": "sigkill"}),
+            "verify",
+            str(tmp_path / "logs"),
+            "-f",
+            "jsonl",
+            "-j",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    out, err = _finish(proc)
+    _check(out, err, proc.returncode, paths, {paths[7]: KILLED})
