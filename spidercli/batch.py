@@ -428,12 +428,14 @@ def verify_all(
 
 # ------------------------------------------------------------------------------ the workers
 #
-# Each worker has two pipes of its own: tasks in, verdicts out, each message an 8-byte length
-# and a pickle. The parent sends a worker a message of tasks (1, 2, 4, ... up to _CHUNK) while it
-# has fewer than _CHUNK unanswered; the worker sends each verdict as soon as it is made. So the
-# parent always knows which log a worker is on: the first it sent and got no verdict for. The
-# parent never blocks on one worker: its ends of the pipes are non-blocking, watched by a
-# selector, and what a full pipe does not take waits in a buffer.
+# Each worker has two pipes of its own: tasks in, verdicts out, each message an 8-byte length and a
+# pickle. The parent sends a worker a message of tasks (1, 2, 4, ... up to _CHUNK) while it has
+# fewer than ``_ahead`` unanswered; the worker sends each verdict as soon as it is made. So the
+# parent always knows which log a worker is on: the first it sent and got no verdict for. A worker
+# is given fewer logs ahead when they take longer (``_ahead``), so that at the end of a batch of
+# slow logs no worker idles while another has many still to do. The parent never blocks on one
+# worker: its ends of the pipes are non-blocking, watched by a selector, and what a full pipe does
+# not take waits in a buffer.
 #
 # Why not multiprocessing.Pool: a worker killed from outside leaves it waiting forever. Nor
 # concurrent.futures.ProcessPoolExecutor: a dead worker breaks the whole executor (every pending
@@ -442,6 +444,7 @@ def verify_all(
 # on small logs (measured), but a slow log would then hold back the verdicts made before it.
 
 _CHUNK = 16  # tasks in one message to a worker, at most
+_AHEAD = 0.02  # seconds of work (at the logs' mean time so far) a worker is given ahead
 _WINDOW = 1024  # logs sent out at most beyond the next verdict to write (bounds memory)
 _HEAD = struct.Struct("<Q")  # a message's length
 
@@ -463,6 +466,14 @@ def _serve(tasks: int, results: int) -> None:
             for task in pickle.loads(reader.read(size)):
                 writer.write(_frame(_verify_star(task)))
                 writer.flush()
+
+
+def _ahead(pace: float | None) -> int:
+    """How many logs a worker may have unanswered when a log takes ``pace`` seconds (None: not
+    known yet): about ``_AHEAD`` seconds of work, at least 1, at most ``_CHUNK``."""
+    if pace is None or pace * _CHUNK <= _AHEAD:
+        return _CHUNK
+    return max(1, int(_AHEAD / pace))
 
 
 def _died(task: Task, status: int | None) -> Verdict:
@@ -514,6 +525,7 @@ class _Supervisor:
         self.next = 0  # the index of the next verdict to yield
         self.taken = 0  # tasks taken from ``tasks``
         self.exhausted = False
+        self.pace: float | None = None  # a log's time, a moving mean of the workers' figures
         self.selector = selectors.DefaultSelector()
 
     def verdicts(self) -> Iterator[Verdict]:
@@ -561,18 +573,20 @@ class _Supervisor:
         return batch
 
     def _feed(self) -> None:
-        """Tasks to every worker with fewer than ``_CHUNK`` unanswered, one message each round,
+        """Tasks to every worker with fewer than ``_ahead`` unanswered, one message each round,
         so that the first tasks are spread; a new worker while there are fewer than ``jobs``."""
         while True:
+            ahead = _ahead(self.pace)
             hungry: list[_Worker | None] = [
-                w for w in self.workers.values() if len(w.assigned) < _CHUNK
+                w for w in self.workers.values() if len(w.assigned) < ahead
             ]
             if len(self.workers) < self.jobs:
                 hungry.append(None)  # a worker to start, if there is work for it
             if not hungry:
                 return
             for candidate in hungry:
-                batch = self._take(1 if candidate is None else candidate.size)
+                size = 1 if candidate is None else min(candidate.size, ahead)
+                batch = self._take(size)
                 if not batch:
                     return
                 if candidate is not None:
@@ -676,7 +690,10 @@ class _Supervisor:
             if end > len(buffer):
                 break
             index, _ = worker.assigned.popleft()
-            self.done[index] = pickle.loads(buffer[start + _HEAD.size : end])
+            verdict: Verdict = pickle.loads(buffer[start + _HEAD.size : end])
+            self.done[index] = verdict
+            pace = self.pace
+            self.pace = verdict.seconds if pace is None else pace + (verdict.seconds - pace) / 8
             start = end
         del buffer[:start]
 

@@ -366,3 +366,18 @@ def test_an_ignored_sigchld_does_not_lose_a_dead_workers_status(tmp_path: Path) 
     )
     out, err = _finish(proc)
     _check(out, err, proc.returncode, paths, {paths[7]: KILLED})
+
+
+@given(st.floats(0, 10), st.floats(0, 10))
+def test_slower_logs_are_given_fewer_ahead(a: float, b: float) -> None:
+    """A worker holds about ``_AHEAD`` seconds of logs: at most ``_CHUNK``, at least one, fewer
+    the slower the logs."""
+    from spidercli.batch import _AHEAD, _CHUNK, _ahead
+
+    assert _ahead(None) == _ahead(0.0) == _CHUNK
+    assert 1 <= _ahead(a) <= _CHUNK
+    if a <= b:
+        assert _ahead(a) >= _ahead(b)
+    if a >= 1:
+        assert _ahead(a) == 1
+    assert _ahead(_AHEAD / 4) == 4
