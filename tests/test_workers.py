@@ -381,3 +381,21 @@ def test_slower_logs_are_given_fewer_ahead(a: float, b: float) -> None:
     if a >= 1:
         assert _ahead(a) == 1
     assert _ahead(_AHEAD / 4) == 4
+
+
+def test_a_tournament_rejects_the_log_whose_worker_died(tmp_path: Path) -> None:
+    """``tournament`` verifies through the same workers: the log is rejected, saying why, and the
+    other players are ranked."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for player in ("ann", "bob", "cid"):
+        (folder / f"{player}.yaml").write_text(SMALL.replace("moves:", f"player: {player}\nmoves:"))
+    args = ["tournament", str(folder), "-f", "json", "-j", "2"]
+    proc = _start({"bob.yaml": "sigkill"}, args, {})
+    out, err = _finish(proc)
+    assert "Traceback" not in err
+    result = json.loads(out)
+    assert [s["player"] for s in result["standings"]] == ["ann", "cid"]
+    [rejected] = result["rejected"]
+    assert rejected["file"] == str(folder / "bob.yaml")
+    assert KILLED in rejected["reason"]
