@@ -308,42 +308,68 @@ def _children(pid: int) -> list[int]:
 
 
 def _slow_folder(root: Path) -> Path:
-    """Logs that take a while each: many legal deal/undo pairs."""
+    """200 logs that take a while each (many legal deal/undo pairs), so that the workers are busy
+    when a signal comes, and whose verdicts (about 1 KB each in JSONL) are far more than a pipe's
+    page and the parent's output buffer hold (see ``verifying``)."""
     folder = root / "slow"
     folder.mkdir()
     text = "game: SP1-S1C-AAAAAAD\nmoves: [" + "deal, undo, " * 20000 + "deal]\n"
     first = folder / "000.yaml"
     first.write_text(text)
-    # Enough work that the run is still going when the signal comes, however fast the engine
-    # or loaded the machine: hard links are distinct files to the walk, and cost no disk.
+    # Hard links are distinct files to the walk, and cost no disk.
     for i in range(1, 200):
         os.link(first, folder / f"{i:03}.yaml")
     return folder
 
 
+# The smallest pipe Linux makes (a page): the run's output, about 1 KB a log, fills it long before
+# the run ends, and the parent then waits for the test to read.
+_SMALL_PIPE = 4096
+
+
 @pytest.fixture
-def verifying(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
+def verifying(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A ``verify`` run, certainly still going (whatever the machine's speed or load) when the
+    test gets it: its workers have started, its first verdicts are out, and its stdout is a pipe
+    this test does not read until it has signalled, so the run cannot finish before."""
     if not Path("/proc/self/task").exists():
         pytest.skip("needs /proc")
+    import fcntl
+
     folder = _slow_folder(tmp_path)
     proc = subprocess.Popen(
         [sys.executable, "-m", "spidercli", "verify", str(folder), "-f", "jsonl", "-j", "2"],
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
         start_new_session=True,  # its own process group, as a terminal's job would be
     )
     try:
+        assert proc.stdout is not None
+        fcntl.fcntl(proc.stdout, getattr(fcntl, "F_SETPIPE_SZ", 1031), _SMALL_PIPE)
         deadline = time.monotonic() + 60  # a guard against a hang, not a speed test
-        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+        while not (len(_children(proc.pid)) >= 2 and _unread(proc.stdout.fileno())):
+            assert time.monotonic() < deadline, "the run never got going"
             time.sleep(0.05)
-        assert len(_children(proc.pid)) >= 2, "the workers never started"
-        time.sleep(0.3)  # let them get busy
         yield proc
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def _unread(fd: int) -> int:
+    """Bytes waiting in a pipe."""
+    import fcntl
+    import termios
+
+    found = bytearray(4)
+    fcntl.ioctl(fd, termios.FIONREAD, found)
+    return int.from_bytes(found, sys.byteorder)
+
+
+def _cut_short(out: bytes) -> bool:
+    """Whether a run of ``_slow_folder`` wrote fewer than its 200 verdicts."""
+    return out.count(b"\n") < 200
 
 
 def _group_gone(pgid: int) -> bool:
@@ -357,19 +383,21 @@ def _group_gone(pgid: int) -> bool:
     return False
 
 
-def test_ctrl_c_ends_the_workers_quietly(verifying: subprocess.Popen[str]) -> None:
+def test_ctrl_c_ends_the_workers_quietly(verifying: subprocess.Popen[bytes]) -> None:
     os.killpg(verifying.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
-    _, err = verifying.communicate(timeout=60)
-    assert verifying.returncode == 130
-    assert "Traceback" not in err and "Error" not in err  # nothing from the workers
+    out, err = verifying.communicate(timeout=60)
+    assert verifying.returncode == 130, err
+    assert b"Traceback" not in err and b"Error" not in err  # nothing from the workers
+    assert _cut_short(out)
     assert _group_gone(verifying.pid), "a worker outlived the parent"
 
 
-def test_sigterm_ends_the_workers_quietly(verifying: subprocess.Popen[str]) -> None:
+def test_sigterm_ends_the_workers_quietly(verifying: subprocess.Popen[bytes]) -> None:
     os.kill(verifying.pid, signal.SIGTERM)  # the parent alone, as a supervisor would
-    _, err = verifying.communicate(timeout=60)
-    assert verifying.returncode == 128 + signal.SIGTERM
-    assert "Traceback" not in err
+    out, err = verifying.communicate(timeout=60)
+    assert verifying.returncode == 128 + signal.SIGTERM, err
+    assert b"Traceback" not in err
+    assert _cut_short(out)
     assert _group_gone(verifying.pid), "a worker outlived the parent"
 
 
