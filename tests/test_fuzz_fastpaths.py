@@ -1,0 +1,135 @@
+"""A fixed sample of the differential fuzzing of verify's fast paths (tests/fuzz_fastpaths.py):
+mutated corpus files and random games' logs, read by the quick reader and the YAML reader,
+played by ``play_all`` and by ``play``, and run through the whole CLI with the fast paths on and
+off. Each divergence the campaign found has a regression test here."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spidercli import movelog
+from spidercli.engine import Game
+from spidercli.movelog import parse_log, parse_yaml_log
+from spidercli.plainlog import quick_log
+from spidercli.replay import Report
+from tests import fuzz_fastpaths as fuzz
+
+HEAD = "game: SP1-S1C-AAAAABD\n"
+BODY = "moves:\n  - 10>9\n  - deal\n"
+
+
+def both(text: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    return fuzz.reader_outcome(parse_log, text), fuzz.reader_outcome(parse_yaml_log, text)
+
+
+# ------------------------------------------------------------------ regressions
+
+
+# Every character YAML refuses, and a few it takes, in a comment of the head: the quick reader
+# skipped comment lines unread, so a control character there passed (the YAML reader refuses the
+# file, exit 2, naming the character and its line).
+REFUSED = [chr(c) for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20))]
+REFUSED += [chr(c) for c in range(0x7F, 0xA0) if c != 0x85] + ["\ufffe", "\uffff"]
+
+
+@pytest.mark.parametrize("char", REFUSED, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_character_yaml_refuses_in_a_head_comment_is_refused(char: str) -> None:
+    for comment in (f"# a{char}b\n", f"#{char}\n"):
+        for text in (comment + HEAD + BODY, HEAD + comment + BODY):
+            quick, full = both(text)
+            assert quick == full, text
+            assert quick[0] == "error"
+            assert "is not allowed in YAML" in str(quick[1])
+
+
+@pytest.mark.parametrize("char", ["\t", "\xa0", "\u00e9", "\ufeff", "\ufffd", "\U0001f600"])
+def test_a_character_yaml_takes_in_a_comment_keeps_the_quick_path(char: str) -> None:
+    """The widened check turns away only what the YAML reader refuses or breaks lines at."""
+    text = HEAD + f"# a{char}b\n" + BODY
+    assert quick_log(text, "log.yaml", parse_yaml_log) is not None
+    quick, full = both(text)
+    assert quick == full
+    assert quick[0] == "ok"
+
+
+@pytest.mark.parametrize("brk", ["\r", "\x85", "\u2028", "\u2029"])
+def test_a_line_break_yaml_knows_in_a_head_comment_reads_the_same(brk: str) -> None:
+    for text in (HEAD + f"# a{brk}b: c\n" + BODY, HEAD + f"# a{brk}\n" + BODY):
+        quick, full = both(text)
+        assert quick == full, text
+
+
+# ------------------------------------------------------------------ the switch
+
+
+def test_general_paths_swap_every_fast_path() -> None:
+    """Inside ``general_paths`` no fast path runs (else the CLI comparison compares the fast
+    paths with themselves), and outside it they are back."""
+    fast_parse, fast_play_all, fast_json = movelog.parse_log, Game.play_all, Report.json_text
+    with fuzz.general_paths():
+        assert movelog.parse_log is parse_yaml_log
+        assert Game.play_all is fuzz.slow_play_all
+        assert Report.json_text is not fast_json
+        from spidercli import deals
+
+        assert not deals._deck_fits([1], 1, 8)
+    assert (movelog.parse_log, Game.play_all, Report.json_text) == (
+        fast_parse,
+        fast_play_all,
+        fast_json,
+    )
+
+
+def test_the_comparisons_can_fail() -> None:
+    """Each comparison reports a difference planted on one side."""
+    broken_text = HEAD + "# \x01\n" + BODY
+
+    def quick_ignores_the_comment(text: str, path: str) -> movelog.MoveLog:
+        return parse_yaml_log(text.replace("\x01", ""), path)
+
+    assert fuzz.reader_outcome(quick_ignores_the_comment, broken_text) != fuzz.reader_outcome(
+        parse_yaml_log, broken_text
+    )
+
+    log = parse_yaml_log(HEAD + BODY, "log.yaml")
+
+    def play_all_drops_the_last(
+        self: Game, actions: object, start: int = 0, *, record: bool = True
+    ) -> object:
+        return fuzz.slow_play_all(self, list(actions)[:-1], start, record=record)  # type: ignore[call-overload]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Game, "play_all", play_all_drops_the_last)
+        assert fuzz.compare_engine(log)
+    assert fuzz.compare_engine(log) == []
+
+
+# ------------------------------------------------------------------ the campaign, a sample
+
+
+def test_mutated_and_generated_logs_read_and_play_the_same_both_ways() -> None:
+    """400 inputs: the quick reader against the YAML reader, play_all against play under every
+    ruleset that plays the deal; a fair share of them on the quick path."""
+    rng = random.Random(20261130)
+    seeds = fuzz.corpus()
+    quick = 0
+    for _ in range(400):
+        data = fuzz.case(rng, seeds)
+        assert fuzz.check(data) == [], data
+        text = data.decode("utf-8", "replace")
+        quick += quick_log(text, "log.yaml", parse_yaml_log) is not None
+    assert quick >= 50
+
+
+def test_the_cli_says_the_same_with_the_fast_paths_on_and_off(tmp_path: Path) -> None:
+    """replay (text, JSON, other languages and rulesets) and verify (jsonl, json, csv, concise)
+    on a sample of the inputs: the same exit status and bytes, and no traceback."""
+    rng = random.Random(5)
+    seeds = fuzz.corpus()
+    for _ in range(6):
+        data = fuzz.case(rng, seeds)
+        assert fuzz.compare_cli(data, str(tmp_path)) == [], data
