@@ -32,6 +32,7 @@ import random
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from spidercli.codes import Setup, parse_code, seed_letters
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
 from spidercli.movelog import MoveLog, parse_log, parse_yaml_log
+from spidercli.plainlog import quick_log
 from spidercli.replay import Report
 from spidercli.rules import RULESETS, Ruleset
 from spidercli.yamlreader import decode
@@ -518,7 +520,7 @@ def _lines(text: str) -> list[str]:
 def mutate(rng: random.Random, text: str) -> str:
     """One to three random edits of ``text``, mostly of the kinds a YAML reader reads in its
     own way."""
-    for _ in range(rng.choice([1, 1, 1, 2, 3])):
+    for _ in range(rng.choice([1, 1, 1, 1, 2, 3])):
         text = rng.choice(MUTATIONS)(rng, text)
     return text
 
@@ -732,7 +734,68 @@ def m_anchor(rng: random.Random, text: str) -> str:
     return "\n".join(lines)
 
 
+def m_benign(rng: random.Random, text: str) -> str:
+    """A respelling that keeps the log's meaning (or nearly): the kind of edit that takes a
+    usual log to the edge of the quick reader's shape."""
+    at = text.rfind("\nmoves:\n")
+    if at < 0:
+        return text
+    head, body = text[: at + 1], text[at + 8 :]
+    heads = _lines(head)[:-1]
+    roll = rng.randrange(10)
+    if roll == 0:  # the head's keys in another order
+        blocks: list[list[str]] = []
+        for line in heads:
+            if blocks and line.startswith(" "):
+                blocks[-1].append(line)
+            else:
+                blocks.append([line])
+        rng.shuffle(blocks)
+        heads = [line for block in blocks for line in block]
+    elif roll == 1:  # the expect block under another indent
+        pad = " " * rng.randrange(1, 6)
+        heads = [pad + line.lstrip(" ") if line.startswith(" ") else line for line in heads]
+    elif roll == 2:  # the items under another indent
+        pad = " " * rng.choice([0, 1, 3, 4, 8])
+        body = "\n".join(pad + line.lstrip(" ") for line in body.split("\n") if line)
+    elif roll == 3:  # every item quoted, or none
+        quote = rng.choice(["'", "", '"'])
+        body = "\n".join(
+            line[: line.index("- ") + 2] + quote + line.split("- ", 1)[1].strip("'\"") + quote
+            for line in body.split("\n")
+            if "- " in line
+        )
+    elif roll == 4:  # more blanks after a key
+        i = rng.randrange(len(heads)) if heads else 0
+        if heads and ": " in heads[i]:
+            heads[i] = heads[i].replace(": ", ":" + " " * rng.randrange(2, 5), 1)
+    elif roll == 5:  # a comment or a blank line in the head
+        heads.insert(rng.randrange(len(heads) + 1), rng.choice(["", "# c", "#", "#: x", "# - 1"]))
+    elif roll == 6:  # a word in other letters' case
+        i = rng.randrange(len(heads)) if heads else 0
+        if heads and ": " in heads[i]:
+            key, value = heads[i].split(": ", 1)
+            heads[i] = f"{key}: {rng.choice([value.upper(), value.lower(), value.title()])}"
+    elif roll == 7:  # the last line without its line break, or with more
+        body = body.rstrip("\n") + rng.choice(["", "\n", "\n\n", "\n# end"])
+        return "\n".join(heads) + "\nmoves:\n" + body
+    elif roll == 8:  # a player, quoted or not
+        name = rng.choice(WORDS + NUMBERS)
+        heads.insert(rng.randrange(len(heads) + 1), f"player: {name}")
+    else:  # an expect value as another spelling of a number
+        for i, line in enumerate(heads):
+            key = line.strip().split(":")[0]
+            if line.startswith(" ") and key in ("moves", "score", "runs"):
+                heads[i] = line.split(":")[0] + ": " + rng.choice(NUMBERS)
+                break
+    return "\n".join(heads) + ("\n" if heads else "") + "moves:\n" + body.rstrip("\n") + "\n"
+
+
 MUTATIONS = [
+    m_benign,
+    m_benign,
+    m_benign,
+    m_benign,
     m_breaks,
     m_char,
     m_char,
@@ -759,7 +822,7 @@ MUTATIONS = [
 
 def case(rng: random.Random, seeds: list[bytes]) -> bytes:
     """One input: a corpus file or a random game's log, mutated (or, now and then, as is)."""
-    if rng.random() < 0.4:
+    if rng.random() < 0.3:
         data = rng.choice(seeds)
         text = data.decode("utf-8", "surrogateescape")
     else:
@@ -792,15 +855,21 @@ def check(data: bytes, folder: str | None = None) -> list[str]:
 
 
 def campaign(
-    cases: int, seed: int, cli_every: int = 0, seconds: float = 0, out: Path | None = None
-) -> tuple[int, list[tuple[bytes, list[str]]]]:
+    cases: int,
+    seed: int,
+    cli_every: int = 0,
+    seconds: float = 0,
+    out: Path | None = None,
+    progress: int = 0,
+) -> tuple[Counter[str], list[tuple[bytes, list[str]]]]:
     """Run ``cases`` inputs (or for ``seconds``); the CLI compared on every ``cli_every``-th.
-    Returns how many ran and each diverging input with what differed."""
+    Returns what ran (``cases``, ``quick``: read by the quick reader, ``logs``: read at all,
+    ``cli``: run through the CLI) and each diverging input with what differed."""
     rng = random.Random(seed)
     seeds = corpus()
     failures: list[tuple[bytes, list[str]]] = []
     start = time.monotonic()
-    ran = 0
+    stats: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as folder:
         for n in range(cases):
             if seconds and time.monotonic() - start > seconds:
@@ -808,14 +877,28 @@ def campaign(
             data = case(rng, seeds)
             cli = folder if cli_every and n % cli_every == 0 else None
             found = check(data, cli)
-            ran += 1
+            stats["cases"] += 1
+            stats["cli"] += cli is not None
+            text = data.decode("utf-8", "replace")
+            stats["quick"] += quick_log(text, "log.yaml", parse_yaml_log) is not None
+            stats["logs"] += reader_outcome(parse_yaml_log, text)[0] == "ok"
             if found:
                 failures.append((data, found))
                 if out is not None:
                     path = out / f"fuzz-divergence-{len(failures)}.yaml"
                     path.write_bytes(data)
                     print(f"case {n}: {path}", *found, sep="\n  ", flush=True)
-    return ran, failures
+            if progress and stats["cases"] % progress == 0:
+                print(_summary(stats, failures, start), flush=True)
+    return stats, failures
+
+
+def _summary(stats: Counter[str], failures: list[Any], start: float) -> str:
+    return (
+        f"{stats['cases']} cases ({stats['quick']} on the quick path, {stats['logs']} read, "
+        f"{stats['cli']} through the CLI), {len(failures)} diverging, "
+        f"{time.monotonic() - start:.0f} s"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -825,9 +908,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cli-every", type=int, default=10, help="0: never run the CLI")
     parser.add_argument("--seconds", type=float, default=0, help="stop after this long")
     parser.add_argument("--out", type=Path, default=Path("."), help="where to write cases")
+    parser.add_argument("--progress", type=int, default=1000, help="a line every N cases")
     args = parser.parse_args(argv)
-    ran, failures = campaign(args.cases, args.seed, args.cli_every, args.seconds, args.out)
-    print(f"{ran} cases, {len(failures)} diverging", flush=True)
+    start = time.monotonic()
+    stats, failures = campaign(
+        args.cases, args.seed, args.cli_every, args.seconds, args.out, args.progress
+    )
+    print(_summary(stats, failures, start), flush=True)
     return 1 if failures else 0
 
 
