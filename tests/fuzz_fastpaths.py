@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import random
 import sys
@@ -189,8 +190,36 @@ def engine_runs(log: MoveLog, rules: Ruleset) -> Iterator[str]:
         yield f"engine ({rules.name}): stops at {stop} {refusal}, play at {first}"
 
 
+def variants(rules: Ruleset) -> list[Ruleset]:
+    """The ruleset, and two made-up ones on its basis: a low start under a floor for every game
+    (the floor reached often), and its policies turned around (flips, empty columns, undo)."""
+    both = frozenset({"spider", "spiderette"})
+    return [
+        rules,
+        dataclasses.replace(rules, name="floored", start_score=2, floor_games=both),
+        dataclasses.replace(
+            rules,
+            name="turned",
+            start_score=3,
+            move_score=-2,
+            deal_score=-5,
+            flip_score=-1,
+            same_suit_score=1 if rules.same_suit_score else 3,
+            win_score=7,
+            floor_games=frozenset() if rules.floor_games else both,
+            auto_flip=not rules.auto_flip,
+            face_down_column_is_empty=not rules.face_down_column_is_empty,
+            deal_with_empty_column=not rules.deal_with_empty_column,
+            undo_depth=2 if rules.undo_depth > 2 else 50,
+            undo_after_flip=not rules.undo_after_flip,
+            undo_after_deal=not rules.undo_after_deal,
+        ),
+    ]
+
+
 def compare_engine(log: MoveLog) -> list[str]:
-    """What differs between ``play_all`` and ``play``, under every ruleset that plays the deal."""
+    """What differs between ``play_all`` and ``play``, under every ruleset that plays the deal
+    (and made-up variants of each: ``variants``)."""
     from spidercli.rules import check_playable
 
     found: list[str] = []
@@ -199,7 +228,8 @@ def compare_engine(log: MoveLog) -> list[str]:
             check_playable(rules, log.deal.game, log.deal.suits)
         except ValueError:
             continue
-        found.extend(engine_runs(log, rules))
+        for variant in variants(rules):
+            found.extend(engine_runs(log, variant))
     return found
 
 
@@ -215,6 +245,7 @@ CLI_RUNS = (
     ("verify", "{}", "-f", "json", "-j", "1", "--rules", "kpat"),
     ("verify", "{}", "-f", "csv", "-j", "1"),
     ("verify", "{}", "-f", "concise", "-j", "1", "--lang", "fi"),
+    ("duel", "{}", "{}", "--json"),
 )
 
 
