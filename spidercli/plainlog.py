@@ -10,13 +10,14 @@ for, ``PlainEntries``), and the keys before it too when they are the usual plain
 of the list, on the same line).
 
 Anything unusual is left to the YAML reader: line breaks other than LF, characters YAML refuses
-(controls, even in a comment), comments and blank lines
-in the list, double quotes and escapes, flow style, tabs, trailing blanks, mixed indentation, an
-action other than ``S>T``, ``S>T:K``, ``tap S``, ``flip N``, ``deal``, ``undo`` and ``finish`` in
-their one plain spelling (bare or in single quotes), an empty list, and any error at all (so
-every message is the YAML reader's own). The result is the same ``MoveLog`` (entries, lines,
-keys) as the YAML reader's; property tests compare both over generated logs and heads, and every
-near miss of a usual head (tests/test_plainlog.py).
+(controls, even in a comment), comments and blank lines in the list, double quotes and escapes,
+flow style, tabs, trailing blanks, mixed indentation, an action other than ``S>T``, ``S>T:K``,
+``tap S``, ``flip N``, ``deal``, ``undo`` and ``finish`` in their one plain spelling (bare or in
+single quotes), an empty list, and any error at all (so every message is the YAML reader's own).
+The result is the same ``MoveLog`` (entries, lines, keys) as the YAML reader's; property tests
+compare both over generated logs and heads, and every near miss of a usual head
+(tests/test_plainlog.py), and a differential fuzzer over mutated logs
+(tests/fuzz_fastpaths.py, docs/fuzzing.md).
 """
 
 from __future__ import annotations

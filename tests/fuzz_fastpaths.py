@@ -848,12 +848,118 @@ MUTATIONS = [
 ]
 
 
+# ------------------------------------------------------------------ heads near the quick reader's
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+_PLAIN_WORDS = [
+    "yes",
+    "No",
+    "ON",
+    "off",
+    "null",
+    "Null",
+    "NULL",
+    "true",
+    "False",
+    "y",
+    "n",
+    "nan",
+    "inf",
+    "e1",
+    "x",
+    "0x1F",
+    "1_0",
+    "0o7",
+    "1e3",
+    "12",
+    "1.5",
+    "2026-11-30",
+    "-0",
+    "-",
+    "--",
+    "...",
+    "-.inf",
+    ".5",
+    "0b1",
+    "a-",
+    "Ann",
+    "N/A",
+]
+
+
+def _plain_value(rng: random.Random) -> str:
+    """A plain value of the kind the quick head reader takes: words of letters, digits and
+    ``_.-`` separated by single spaces, or one of YAML 1.1's other readings."""
+    words = []
+    for _ in range(rng.choice([1, 1, 1, 2, 3])):
+        if rng.random() < 0.3:
+            words.append(rng.choice(_PLAIN_WORDS))
+        else:
+            words.append("".join(rng.choice(_LETTERS) for _ in range(rng.randrange(1, 8))))
+    return " ".join(words)
+
+
+def _code_text(rng: random.Random) -> str:
+    prefix = rng.choice(["SP", "SD", "KP", "sp", "Sd", "kp"]) + rng.choice("1234") + "-"
+    if prefix[:2].upper() == "KP":
+        return prefix + rng.choice(["17", "0017", "1", "0", "2147483647", "2147483648"])
+    rule = rng.choice(["S1C", "S1P", "S1", "s1c", "S1X"])
+    letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZab") for _ in range(rng.choice([7, 6])))
+    return f"{prefix}{rule}-{letters}"
+
+
+def random_head(rng: random.Random) -> str:
+    """A log whose head is made of the lines the quick head reader reads (``game``, ``rules``,
+    ``player``, an ``expect`` block, comments), with values at the edge of what it takes."""
+    lines = []
+    keys = rng.sample(["game", "rules", "player", "expect"], rng.randrange(1, 5))
+    if "game" not in keys and rng.random() < 0.9:
+        keys.append("game")
+    rng.shuffle(keys)
+    for key in keys:
+        blank = rng.choice([" ", " ", " ", "  "])
+        if key == "game":
+            lines.append(
+                f"game:{blank}{_code_text(rng) if rng.random() < 0.8 else _plain_value(rng)}"
+            )
+        elif key == "rules":
+            names = ["classic", "Duel", "PAVOUK", "kpat", "kPat", _plain_value(rng)]
+            lines.append(f"rules:{blank}{rng.choice(names)}")
+        elif key == "player":
+            lines.append(f"player:{blank}{_plain_value(rng)}")
+        else:
+            lines.append("expect:")
+            pad = " " * rng.randrange(1, 5)
+            for sub in rng.sample(["result", "moves", "score", "runs"], rng.randrange(1, 5)):
+                if sub == "result":
+                    results = ["won", "Won", "OPEN", "blocked", "resigned", "lost", "no"]
+                    value = rng.choice([*results, _plain_value(rng)])
+                else:
+                    value = rng.choice(
+                        [
+                            str(rng.randrange(-(10**16), 10**16)),
+                            str(rng.randrange(-50, 2000)),
+                            *("0", "-0", "00", "1" + "0" * 15, "9" * 15),
+                            _plain_value(rng),
+                        ]
+                    )
+                lines.append(f"{pad}{sub}:{rng.choice([' ', '  '])}{value}")
+        if rng.random() < 0.1:
+            lines.append(rng.choice(["# c", "", "#", "#\t"]))
+    body = rng.choice(["  - 3>7\n", "- deal\n- undo\n", "  - '1>2:3'\n  - flip 1\n"])
+    return "\n".join(lines) + "\nmoves:\n" + body
+
+
 # ------------------------------------------------------------------ the campaign
 
 
 def case(rng: random.Random, seeds: list[bytes]) -> bytes:
-    """One input: a corpus file or a random game's log, mutated (or, now and then, as is)."""
-    if rng.random() < 0.3:
+    """One input: a corpus file or a random game's log, mutated (or, now and then, as is), or
+    a head near the quick head reader's (``random_head``)."""
+    roll = rng.random()
+    if roll < 0.1:
+        return random_head(rng).encode()
+    if roll < 0.35:
         data = rng.choice(seeds)
         text = data.decode("utf-8", "surrogateescape")
     else:
