@@ -246,6 +246,7 @@ CLI_RUNS = (
     ("verify", "{}", "-f", "csv", "-j", "1"),
     ("verify", "{}", "-f", "concise", "-j", "1", "--lang", "fi"),
     ("duel", "{}", "{}", "--json"),
+    ("tournament", "{}", "-f", "json", "-j", "1"),
 )
 
 
