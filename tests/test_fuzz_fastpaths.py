@@ -108,6 +108,25 @@ def test_the_comparisons_can_fail() -> None:
     assert fuzz.compare_engine(log) == []
 
 
+def test_the_cli_comparison_can_fail(tmp_path: Path) -> None:
+    """A fault in a fast path (one byte more in verify's JSON record) shows in the comparison of
+    the CLI's outputs, in the runs that write that record and in no other."""
+    data = (HEAD + BODY).encode()
+    assert fuzz.compare_cli(data, str(tmp_path)) == []
+    fast = Report.json_text
+
+    def one_blank_more(self: Report, **first: object) -> str:
+        return fast(self, **first) + " "
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Report, "json_text", one_blank_more)
+        found = fuzz.compare_cli(data, str(tmp_path))
+    assert [line.split(":")[0] for line in found] == [
+        f"cli verify {tmp_path / 'log.yaml'} -f jsonl -j 1",
+        f"cli verify {tmp_path / 'log.yaml'} -f json -j 1 --rules kpat",
+    ]
+
+
 # ------------------------------------------------------------------ the campaign, a sample
 
 
