@@ -132,6 +132,19 @@ def compare_reader(text: str) -> str | None:
     return None
 
 
+def compare_deck_check(text: str) -> str | None:
+    """None, or what differs in reading a log with a written-out deal between the quick deck
+    test and the card-by-card check alone."""
+    if "deal" not in text:
+        return None
+    quick = reader_outcome(parse_yaml_log, text)
+    with mock.patch.object(deals, "_deck_fits", lambda *args: False):
+        full = reader_outcome(parse_yaml_log, text)
+    if quick != full:
+        return f"deck check: quick {quick!r:.600}\n  card by card {full!r:.600}"
+    return None
+
+
 def _state(game: Game) -> tuple[Any, ...]:
     return (
         game.key(),
@@ -354,6 +367,10 @@ def render_log(rng: random.Random, code: str, rules: str | None, texts: list[str
     if rng.random() < 0.3:
         lines.append("# a game")
     head = [f"game: {code}"]
+    if rng.random() < 0.15:  # the deal written out, card by card
+        from spidercli.deals import deal_lines
+
+        head = ["\n".join(deal_lines(Setup.from_code(parse_code(code))))]
     if rules is not None:
         head.append(f"rules: {rng.choice([rules, rules.upper(), rules.title()])}")
     if rng.random() < 0.4:
@@ -823,7 +840,32 @@ def m_benign(rng: random.Random, text: str) -> str:
     return "\n".join(heads) + ("\n" if heads else "") + "moves:\n" + body.rstrip("\n") + "\n"
 
 
+CARD_WORDS = ["AS", "2S", "TS", "10S", "ts", "10s", "KS", "QH", "qh", "JD", "AC", "KC", "1S",
+              "11S", "0S", "ZS", "AX", "A S", "9S,", "8H 7H", "", "AS AS"]  # fmt: skip
+
+
+def m_deal_cards(rng: random.Random, text: str) -> str:
+    """A card of a written-out deal respelled, replaced, doubled or dropped."""
+    import re
+
+    cards = list(
+        re.finditer(r"(?<![A-Za-z0-9])(?:10|[2-9AKQJTakqjt])[SHDCshdc](?![A-Za-z0-9])", text)
+    )
+    if "deal:" not in text or not cards:
+        return text
+    for _ in range(rng.choice([1, 1, 2])):
+        found = rng.choice(cards)
+        a, b = found.span()
+        if b > len(text) or text[a:b] != found.group():
+            break
+        word = rng.choice([*CARD_WORDS, found.group() + " " + found.group(), found.group().lower()])
+        text = text[:a] + word + text[b:]
+    return text
+
+
 MUTATIONS = [
+    m_deal_cards,
+    m_deal_cards,
     m_benign,
     m_benign,
     m_benign,
@@ -978,9 +1020,10 @@ def check(data: bytes, folder: str | None = None) -> list[str]:
     except InputError:
         text = None
     if text is not None:
-        problem = compare_reader(text)
-        if problem:
-            found.append(problem)
+        for compare in (compare_reader, compare_deck_check):
+            problem = compare(text)
+            if problem:
+                found.append(problem)
         try:
             log = parse_yaml_log(text, "log.yaml")
         except InputError:

@@ -131,17 +131,17 @@ def test_the_cli_comparison_can_fail(tmp_path: Path) -> None:
 
 
 def test_mutated_and_generated_logs_read_and_play_the_same_both_ways() -> None:
-    """400 inputs: the quick reader against the YAML reader, play_all against play under every
+    """300 inputs: the quick reader against the YAML reader, play_all against play under every
     ruleset that plays the deal; a fair share of them on the quick path."""
     rng = random.Random(20261130)
     seeds = fuzz.corpus()
     quick = 0
-    for _ in range(400):
+    for _ in range(300):
         data = fuzz.case(rng, seeds)
         assert fuzz.check(data) == [], data
         text = data.decode("utf-8", "replace")
         quick += quick_log(text, "log.yaml", parse_yaml_log) is not None
-    assert quick >= 50
+    assert quick >= 40
 
 
 def test_the_cli_says_the_same_with_the_fast_paths_on_and_off(tmp_path: Path) -> None:
