@@ -260,10 +260,14 @@ CLI_RUNS = (
     ("verify", "{}", "-f", "concise", "-j", "1", "--lang", "fi"),
     ("duel", "{}", "{}", "--json"),
     ("tournament", "{}", "-f", "json", "-j", "1"),
+    ("record", "{}"),
 )
 
 
-def cli_outcomes(path: str, runs: Sequence[tuple[str, ...]] = CLI_RUNS) -> list[Any]:
+def cli_outcomes(path: str, data: bytes, runs: Sequence[tuple[str, ...]] = CLI_RUNS) -> list[Any]:
+    """Each run's arguments, exit status, stdout, stderr and exception raised (a traceback),
+    and the file as the run left it (``record`` rewrites it); the file holds ``data`` before
+    each run."""
     from typer.testing import CliRunner
 
     from spidercli import i18n
@@ -272,13 +276,15 @@ def cli_outcomes(path: str, runs: Sequence[tuple[str, ...]] = CLI_RUNS) -> list[
     runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1", "LANG": "C.UTF-8"})
     out = []
     for run in runs:
+        Path(path).write_bytes(data)
         args = [a.format(path) for a in run]
         result = runner.invoke(app, args)
         i18n.use("en")
         error = None if result.exception is None else type(result.exception).__name__
         if isinstance(result.exception, SystemExit):
             error = None
-        out.append((args, result.exit_code, result.stdout_bytes, result.stderr_bytes, error))
+        after = Path(path).read_bytes()
+        out.append((args, result.exit_code, result.stdout_bytes, result.stderr_bytes, error, after))
     return out
 
 
@@ -286,10 +292,9 @@ def compare_cli(data: bytes, folder: str, runs: Sequence[tuple[str, ...]] = CLI_
     """What differs in the CLI's outputs on a file of ``data`` between the fast and general
     paths; a traceback is reported too."""
     path = str(Path(folder) / "log.yaml")
-    Path(path).write_bytes(data)
-    fast = cli_outcomes(path, runs)
+    fast = cli_outcomes(path, data, runs)
     with general_paths():
-        slow = cli_outcomes(path, runs)
+        slow = cli_outcomes(path, data, runs)
     found = []
     for a, b in zip(fast, slow, strict=True):
         if a != b:
