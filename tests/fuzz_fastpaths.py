@@ -95,7 +95,7 @@ def general_paths() -> Iterator[None]:
     """Every fast path swapped for its general one: the YAML reader for every log, ``play`` one
     action at a time, ``json.dumps`` for verify's JSON records, the whole deck check for written
     deals, no memo of dealt codes."""
-    from spidercli import actions, record
+    from spidercli import actions, quickparams, record
 
     with contextlib.ExitStack() as stack:
         enter = stack.enter_context
@@ -107,6 +107,7 @@ def general_paths() -> Iterator[None]:
         enter(mock.patch.object(codes, "_DEALT", _NoCache()))
         enter(mock.patch.object(plainlog, "_DEALS", _NoCache()))
         enter(mock.patch.object(actions, "_PARSED", _NoCache()))
+        enter(mock.patch.object(quickparams, "quick_value", lambda *args: quickparams._NOT_QUICK))
         yield
 
 
@@ -261,6 +262,26 @@ CLI_RUNS = (
     ("duel", "{}", "{}", "--json"),
     ("tournament", "{}", "-f", "json", "-j", "1"),
     ("record", "{}"),
+)
+# Option values at the edge of the quick coercion of command-line values (quickparams.py),
+# each a single process's worth (no --jobs above 1).
+MAX_BYTES = ["1_000_000", "0x100000", "+1048576", " 1048576", "1048576 ", "010", "0", "-1",
+             "\u0661\u0660\u0660\u0660\u0660\u0660\u0660", "1e6", "99999999999999999999",
+             "9" * 19, ""]  # fmt: skip
+OPTION_RUNS = (
+    *(("replay", "{}", "--json", "--max-log-bytes", value) for value in MAX_BYTES),
+    ("verify", "{}", "-f", "JSONL", "-j", "01"),
+    ("verify", "{}", "-f", "Csv", "-j", "+1"),
+    ("verify", "{}", "-f", "jsonl", "-j", "0"),
+    ("verify", "{}", "-f", "jsonl", "-j", "0_1"),
+    ("verify", "{}", "-f", "jsonl", "-j", " 1"),
+    ("verify", "{}", "-f", "xml", "-j", "1"),
+    ("replay", "{}", "--json", "--on-illegal", "SKIP"),
+    ("replay", "{}", "--json", "--on-illegal", "Stop "),
+    ("replay", "{}", "--json", "--rules", "DUEL"),
+    ("replay", "{}", "--json", "--rules", ""),
+    ("replay", "{}", "--show", "0,1,final", "--lang", "CS"),
+    ("replay", "{}", "--json", "--lang", "xx"),
 )
 
 

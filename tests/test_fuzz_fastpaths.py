@@ -149,6 +149,16 @@ def test_the_cli_says_the_same_with_the_fast_paths_on_and_off(tmp_path: Path) ->
     on a sample of the inputs: the same exit status and bytes, and no traceback."""
     rng = random.Random(5)
     seeds = fuzz.corpus()
-    for _ in range(6):
+    for _ in range(5):
         data = fuzz.case(rng, seeds)
         assert fuzz.compare_cli(data, str(tmp_path)) == [], data
+
+
+@pytest.mark.parametrize("name", ["spider-1suit-win.yaml", "illegal/no-target.yaml"])
+def test_odd_option_values_say_the_same_with_the_quick_coercion_on_and_off(
+    name: str, tmp_path: Path
+) -> None:
+    """Option values at the edge of the quick coercion (``1_000_000``, ``0x100000``, ``+1``,
+    blanks, Arabic digits, past 2^64, choices in other cases): the same outputs both ways."""
+    data = (fuzz.ROOT / "fixtures" / name).read_bytes()
+    assert fuzz.compare_cli(data, str(tmp_path), fuzz.OPTION_RUNS) == []
