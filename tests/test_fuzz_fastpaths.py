@@ -75,9 +75,10 @@ def test_general_paths_swap_every_fast_path() -> None:
         assert movelog.parse_log is parse_yaml_log
         assert Game.play_all is fuzz.slow_play_all
         assert Report.json_text is not fast_json
-        from spidercli import deals
+        from spidercli import deals, quickparams
 
         assert not deals._deck_fits([1], 1, 8)
+        assert quickparams.quick_value(str, None, "x", None) is quickparams._NOT_QUICK
     assert (movelog.parse_log, Game.play_all, Report.json_text) == (
         fast_parse,
         fast_play_all,
