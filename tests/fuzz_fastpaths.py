@@ -1019,16 +1019,58 @@ def random_head(rng: random.Random) -> str:
     return "\n".join(lines) + "\nmoves:\n" + body
 
 
+def _item_word(rng: random.Random) -> str:
+    """An action as the quick reader takes it (mostly), or a near miss of one."""
+
+    def number() -> str:
+        return str(rng.choice([0, 1, 5, 10, 11, 99, 1000, 9999, rng.randrange(10000)]))
+
+    if rng.random() < 0.93:
+        words = [f"{number()}>{number()}", f"{number()}>{number()}:{number()}", "deal", "undo"]
+        words += ["finish", f"flip {number()}", f"tap {number()}"]
+        word = rng.choice(words)
+        return f"'{word}'" if rng.random() < 0.2 else word
+    digits = ["0", "1", "9", "10", "007", "9999", "10000", "9" * 20, "", " 1", "1 "]
+    roll = rng.randrange(3)
+    if roll == 0:
+        word = (
+            rng.choice(digits) + rng.choice([">", " >", "> ", ">>", "<", "-"]) + rng.choice(digits)
+        )
+        word += rng.choice(["", "", ":" + rng.choice(digits), ": 1", ":", "::1"])
+    elif roll == 1:
+        word = rng.choice(["Deal", "DEAL", "undo ", "fin ish", "deal\\t", "finish!"])
+    else:
+        word = rng.choice(["flip", "tap", "Flip", "tap  ", "flip\t"]) + rng.choice([" ", "", "  "])
+        word += rng.choice(digits) + rng.choice(["", ":1", ":" + rng.choice(digits)])
+    quote = rng.random()
+    return f"'{word}'" if quote < 0.15 else f'"{word}"' if quote < 0.2 else word
+
+
+def random_body(rng: random.Random) -> str:
+    """A log whose list is made of lines at the edge of the quick reader's items: odd dashes,
+    indents, spellings and quotes now and then."""
+    indent = rng.choice(["", "  ", "    ", " "])
+    lines = []
+    for _ in range(rng.randrange(1, 8)):
+        dash = rng.choice(["- "] * 12 + ["-  ", "-", " - ", "-\t"])
+        pad = indent if rng.random() < 0.97 else rng.choice(["", "   ", "\t"])
+        lines.append(pad + dash + _item_word(rng))
+    code = rng.choice(["SP2-S1C-AAAAABD", "SD1-S1-AAAABIW", "SP1-S1C-AAAAAAD"])
+    return f"game: {code}\nmoves:\n" + "\n".join(lines) + rng.choice(["\n", "", "\n\n"])
+
+
 # ------------------------------------------------------------------ the campaign
 
 
 def case(rng: random.Random, seeds: list[bytes]) -> bytes:
     """One input: a corpus file or a random game's log, mutated (or, now and then, as is), or
-    a head near the quick head reader's (``random_head``)."""
+    a head or a list near the quick reader's (``random_head``, ``random_body``)."""
     roll = rng.random()
     if roll < 0.1:
         return random_head(rng).encode()
-    if roll < 0.35:
+    if roll < 0.17:
+        return random_body(rng).encode()
+    if roll < 0.4:
         data = rng.choice(seeds)
         text = data.decode("utf-8", "surrogateescape")
     else:
