@@ -9,13 +9,15 @@ for, ``PlainEntries``), and the keys before it too when they are the usual plain
 (``quick_head``); other keys go to the strict YAML reader as always (with ``moves: []`` in place
 of the list, on the same line).
 
-Anything unusual is left to the YAML reader: line breaks other than LF, comments and blank lines
-in the list, double quotes and escapes, flow style, tabs, trailing blanks, mixed indentation, an
-action other than ``S>T``, ``S>T:K``, ``tap S``, ``flip N``, ``deal``, ``undo`` and ``finish`` in
-their one plain spelling (bare or in single quotes), an empty list, and any error at all (so
-every message is the YAML reader's own). The result is the same ``MoveLog`` (entries, lines,
-keys) as the YAML reader's; property tests compare both over generated logs and heads, and every
-near miss of a usual head (tests/test_plainlog.py).
+Anything unusual is left to the YAML reader: line breaks other than LF, characters YAML refuses
+(controls, even in a comment), comments and blank lines in the list, double quotes and escapes,
+flow style, tabs, trailing blanks, mixed indentation, an action other than ``S>T``, ``S>T:K``,
+``tap S``, ``flip N``, ``deal``, ``undo`` and ``finish`` in their one plain spelling (bare or in
+single quotes), an empty list, and any error at all (so every message is the YAML reader's own).
+The result is the same ``MoveLog`` (entries, lines, keys) as the YAML reader's; property tests
+compare both over generated logs and heads, and every near miss of a usual head
+(tests/test_plainlog.py), and a differential fuzzer over mutated logs
+(tests/fuzz_fastpaths.py, docs/fuzzing.md).
 """
 
 from __future__ import annotations
@@ -34,7 +36,10 @@ if TYPE_CHECKING:
 _WORD = r"[0-9]{1,4}>[0-9]{1,4}(?::[0-9]{1,4})?|deal|undo|finish|flip [0-9]{1,4}|tap [0-9]{1,4}"
 _ITEM = re.compile(rf"( *)- (?:'({_WORD})'|({_WORD}))")  # plain, or in single quotes
 _MARKER = "\nmoves:\n"
-_ODD = re.compile("[\r\x85\u2028\u2029]")  # what YAML also takes for a line break
+# A character that YAML takes for a line break (CR, NEL, U+2028, U+2029) or refuses (the C0 and
+# C1 controls but tab and LF, U+FFFE, U+FFFF, surrogates): the YAML reader reads (and words) it.
+# Only the head is searched: each line of the list is matched whole, in plain ASCII.
+_ODD = re.compile("[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 Row = tuple[str, str, Action]  # a line's indent, its action's text and the (frozen) action
 _ROWS: dict[str, Row] = {}  # a line to its Row
 
@@ -58,9 +63,11 @@ def quick_log(text: str, path: str, full: Callable[[str, str], MoveLog]) -> Move
     from spidercli.movelog import LogError, PlainEntries
 
     at = text.rfind(_MARKER)
-    if at < 0 or _ODD.search(text):
+    if at < 0:
         return None
     head = text[: at + 1]
+    if _ODD.search(head):
+        return None
     body = text[at + len(_MARKER) :]
     lines = body.split("\n")
     if lines[-1] == "":
