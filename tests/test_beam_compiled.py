@@ -150,6 +150,27 @@ def test_the_seen_sets_reset_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     assert bounded != free  # forgetting positions met changed the search
 
 
+@needs_compiled
+@pytest.mark.parametrize("cap", [2**31 - 1, 2**31, 2**63, 2**70])
+def test_caps_past_a_c_int_are_no_cap(cap: int) -> None:
+    """A level cap past the C int the compiled pass takes is no cap there, as in Python (it
+    raised OverflowError)."""
+    problem = problem_from_game(Game.from_code(parse_code("SP1-S1C-AAAAAAB"), CLASSIC))
+    assert assert_same_pass(problem, 12, cap) == assert_same_pass(problem, 12, None)
+
+
+@needs_compiled
+@pytest.mark.parametrize("limit", [-(2**70), -1, 0, 2**63 - 1, 2**63, 2**70])
+def test_seen_limits_past_a_c_long_long_are_taken(
+    monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    """SEEN_LIMIT at and past the bounds of the C long long the compiled pass takes: the same
+    pass as in Python (it raised OverflowError)."""
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    monkeypatch.setattr(spidercli.solver, "SEEN_LIMIT", limit)
+    assert_same_pass(problem, 6, 120, max_states=2000)
+
+
 def _mid_game(path: str, entries: int) -> Problem:
     log = load_log(FIXTURES / path)
     game = Game.from_setup(log.deal, CLASSIC)
