@@ -6,6 +6,9 @@ move rule, Spider and Spiderette, 1, 2 and 4 suits; the same column digests; and
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -261,6 +264,37 @@ def test_a_tick_that_raises_stops_the_compiled_pass_cleanly() -> None:
     with pytest.raises(Boom):
         beam._beam(8, None, Budget(None, None, None, 1.0))
     assert calls == 50
+
+
+@needs_compiled
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT sent with os.kill is a POSIX signal")
+def test_ctrl_c_while_the_compiled_pass_runs_raises_keyboardinterrupt() -> None:
+    """A SIGINT (Ctrl-C) that arrives while the compiled pass is in its C loop is raised as
+    KeyboardInterrupt at the pass's next tick and leaves the pass (the command line then exits
+    130), as in the Python pass."""
+    problem = problem_from_game(Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC))
+    problem.runs_to_win = 9  # never won: the pass would go on for millions of positions
+    beam = BeamSolver(problem, compiled=True)
+    sender = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT))
+    calls = 0
+
+    class Budget(_Budget):
+        def tick(self) -> None:
+            nonlocal calls
+            calls += 1
+            if calls == 1000:
+                sender.start()  # the signal comes while the pass goes on
+            assert calls < 10**6, "the interrupt was not noticed"
+
+    interrupted = False
+    try:
+        beam._beam(600, None, Budget(None, None, None, 1.0))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        sender.join()
+    assert interrupted
+    assert calls >= 1000
 
 
 @needs_compiled
