@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import threading
+import tracemalloc
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -172,6 +173,29 @@ def test_seen_limits_past_a_c_long_long_are_taken(
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
     monkeypatch.setattr(spidercli.solver, "SEEN_LIMIT", limit)
     assert_same_pass(problem, 6, 120, max_states=2000)
+
+
+@needs_compiled
+def test_a_long_pass_forgets_the_way_back_of_dead_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass that never wins and runs until its budget ends kept the way back of every position
+    it ever kept (8 bytes each: 250 MB after 20 million positions); past the seen limit it now
+    forgets the past no current position descends from, and the line it finds is unchanged (the
+    differential tests here run with low seen limits too)."""
+    problem = problem_from_game(Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC))
+    problem.runs_to_win = 9  # never won: the pass goes on until the budget ends
+    monkeypatch.setattr(spidercli.solver, "SEEN_LIMIT", 20_000)
+    beam = BeamSolver(problem, compiled=True)
+    budget = _Budget(None, 300_000, None, 1.0)
+    tracemalloc.start()
+    try:
+        with pytest.raises(_Stop):
+            beam._beam(60, None, budget)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert budget.progress.states >= 300_000
+    # Without forgetting: about 300,000 positions kept, 2.4 MB of way back.
+    assert peak < 600_000
 
 
 def _mid_game(path: str, entries: int) -> Problem:
