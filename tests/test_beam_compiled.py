@@ -6,6 +6,7 @@ move rule, Spider and Spiderette, 1, 2 and 4 suits; the same column digests; and
 from __future__ import annotations
 
 import os
+import random
 import signal
 import sys
 import threading
@@ -288,6 +289,80 @@ def test_a_tick_that_raises_stops_the_compiled_pass_cleanly() -> None:
     with pytest.raises(Boom):
         beam._beam(8, None, Budget(None, None, None, 1.0))
     assert calls == 50
+
+
+def _arbitrary_problem(rng: random.Random) -> Problem:
+    """Any position the compiled pass takes, legal play or not: Spider or Spiderette, 1-4 suits,
+    runs already removed, ready-made runs (whole or not), empty columns (some with a face-down
+    count), face-down counts at or past a column's length, 0-5 deals left of any size, a goal
+    one or two runs away."""
+    spider = rng.random() < 0.6
+    ncols, goal = (10, 8) if spider else (7, 4)
+    suits = rng.choice([1, 2, 4])
+    deck = [(s % suits) << 4 | r for s in range(4) for r in range(1, 14)] * (2 if spider else 1)
+    rng.shuffle(deck)
+    runs = rng.randint(0, goal - 1)
+    deck = deck[13 * runs :]
+    chunks = []
+    for _ in range(rng.randint(0, 5)):
+        size = ncols if rng.random() < 0.9 else rng.randint(1, ncols)
+        if len(deck) >= size:
+            chunks.append(bytes(deck[:size]))
+            del deck[:size]
+    cols: list[list[int]] = [[] for _ in range(ncols)]
+    for _ in range(rng.randint(0, 3)):
+        suit = rng.randrange(suits) << 4
+        top = rng.randint(1, 13)
+        low = rng.choice([1, rng.randint(1, top)])
+        cols[rng.randrange(ncols)].extend(suit | r for r in range(top, low - 1, -1))
+    empty = set(rng.sample(range(ncols), rng.choice([0, 1, 2, 3])))
+    for card in deck:
+        c = rng.randrange(ncols)
+        if c not in empty or rng.random() < 0.05:
+            cols[c].append(card)
+    while sum(map(len, cols)) + sum(map(len, chunks)) > 127:  # the compiled pass's most
+        max(cols, key=len).pop(0)
+    down = [
+        rng.randint(0, 3)
+        if not c
+        else len(c) + rng.randint(0, 2)
+        if rng.random() < 0.05
+        else rng.randint(0, len(c) - 1)
+        for c in cols
+    ]
+    if rng.random() < 0.5:
+        goal = min(goal, runs + rng.choice([1, 2]))
+    return Problem(
+        [bytes(c) for c in cols],
+        down,
+        chunks,
+        permissive=rng.random() < 0.5,
+        runs=runs,
+        runs_to_win=goal,
+    )
+
+
+@needs_compiled
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.randoms(use_true_random=False),
+    st.sampled_from([1, 2, 5, 40, 150, 2000]),
+    st.sampled_from([None, 0, 1, 7, 60, 400]),
+    st.sampled_from([None, 0, 1, 50, 2000]),
+)
+def test_the_compiled_pass_on_arbitrary_positions(
+    rng: random.Random, width: int, cap: int | None, seen_limit: int | None
+) -> None:
+    """Positions no legal play need reach, any width, cap and seen limit (0: every level
+    forgets), a budget of 2,048 positions: the same as the Python pass."""
+    problem = _arbitrary_problem(rng)
+    old = spidercli.solver.SEEN_LIMIT
+    if seen_limit is not None:
+        spidercli.solver.SEEN_LIMIT = seen_limit
+    try:
+        assert_same_pass(problem, width, cap, max_states=2048)
+    finally:
+        spidercli.solver.SEEN_LIMIT = old
 
 
 @needs_compiled
