@@ -264,9 +264,12 @@ typedef struct {
     /* candidates */
     Cand *cands;
     size_t ncands, cands_cap;
-    /* the way back */
+    /* the way back: each level's (parent, step), and how many entries each holds (PyMem_Malloc's
+     * blocks, which tracemalloc sees: the tests measure what a long pass holds) */
     Back **levels;
+    size_t *level_n;
     size_t nlevels, levels_cap;
+    size_t back_total, back_after; /* entries held now, and after the last pruning */
     Key *keys;
     Seen seen;
     Heap *heaps; /* one per bucket */
@@ -531,9 +534,10 @@ static void pass_free(Pass *P) {
     free(P->cands);
     if (P->levels) {
         for (size_t i = 0; i < P->nlevels; i++)
-            free(P->levels[i]);
+            PyMem_Free(P->levels[i]);
         free(P->levels);
     }
+    free(P->level_n);
     free(P->keys);
     free(P->seen.slots);
     free(P->heaps);
@@ -571,6 +575,50 @@ static int set_progress(PyObject *progress, const Node *best) {
                 return -1;
         }
     }
+    return 0;
+}
+
+/* Forget the way back of every past position that is no ancestor of the current level's (most
+ * are: the lines kept soon share their past), compacting each level and renumbering the parents
+ * that point into it. The lines found are the same; only the memory a long pass holds changes.
+ * Returns -1 when out of memory (nothing changed then). */
+static int prune_way_back(Pass *P) {
+    size_t most = 1;
+    for (size_t l = 0; l < P->nlevels; l++)
+        if (P->level_n[l] > most)
+            most = P->level_n[l];
+    int32_t *map = malloc(most * sizeof(int32_t));
+    if (!map)
+        return -1;
+    size_t total = P->level_n[P->nlevels - 1];
+    for (size_t l = P->nlevels - 1; l >= 1; l--) {
+        Back *here = P->levels[l], *prev = P->levels[l - 1];
+        size_t n = P->level_n[l], np = P->level_n[l - 1];
+        for (size_t i = 0; i < np; i++)
+            map[i] = -1;
+        for (size_t i = 0; i < n; i++)
+            map[here[i].parent] = 0;
+        size_t kept = 0;
+        for (size_t i = 0; i < np; i++)
+            if (map[i] == 0) {
+                prev[kept] = prev[i];
+                map[i] = (int32_t)kept++;
+            }
+        for (size_t i = 0; i < n; i++)
+            here[i].parent = map[here[i].parent];
+        if (kept < np) { /* give the rest back: a new block of the size kept */
+            Back *small = PyMem_Malloc((kept ? kept : 1) * sizeof(Back));
+            if (small) {
+                memcpy(small, prev, kept * sizeof(Back));
+                PyMem_Free(prev);
+                P->levels[l - 1] = small;
+            }
+        }
+        P->level_n[l - 1] = kept;
+        total += kept;
+    }
+    free(map);
+    P->back_total = P->back_after = total;
     return 0;
 }
 
@@ -743,7 +791,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         goto done;
     }
     /* The way back of the level being expanded, not yet in ``levels``: the root's. */
-    pending = malloc(sizeof(Back));
+    pending = PyMem_Malloc(sizeof(Back));
     if (!pending) {
         PyErr_NoMemory();
         goto done;
@@ -760,10 +808,25 @@ static PyObject *beam(PyObject *self, PyObject *args) {
                 goto done;
             }
             P->levels = lv;
+            size_t *ln = realloc(P->level_n, c * sizeof(size_t));
+            if (!ln) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            P->level_n = ln;
             P->levels_cap = c;
         }
-        P->levels[P->nlevels++] = pending;
+        P->levels[P->nlevels] = pending;
+        P->level_n[P->nlevels++] = P->cur_n;
+        P->back_total += P->cur_n;
         pending = NULL;
+        /* The way back grows with every level: past the seen limit (and twice what the last
+         * pruning left), the past no current position descends from is forgotten. */
+        if ((long long)P->back_total > seen_limit && P->back_total > 2 * P->back_after &&
+            prune_way_back(P) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
         if ((long long)P->seen.count > seen_limit) {
             seen_clear(&P->seen);
             for (size_t i = 0; i < P->cur_n; i++)
@@ -821,7 +884,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
             }
             P->nxt_cap = most;
         }
-        pending = malloc((most ? most : 1) * sizeof(Back));
+        pending = PyMem_Malloc((most ? most : 1) * sizeof(Back));
         if (!pending) {
             PyErr_NoMemory();
             goto done;
@@ -867,7 +930,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    free(pending);
+    PyMem_Free(pending);
     pass_free(P);
     return result;
 }

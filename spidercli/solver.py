@@ -790,8 +790,9 @@ class BeamSolver(Search):
                 p.permissive,
                 p.runs_to_win,
                 width,
-                -1 if cap is None else max(cap, 0),
-                SEEN_LIMIT,
+                # C ints: a cap or a limit past them is as good as none (no pass gets there)
+                -1 if cap is None else min(max(cap, 0), _C_INT_MAX),
+                min(max(SEEN_LIMIT, -1), _C_LONG_LONG_MAX),
                 _PLACE,
                 budget.tick,
                 budget.progress,
@@ -877,6 +878,8 @@ class BeamSolver(Search):
 
 
 COMPILED_MAX_WIDTH = 1 << 20  # the compiled pass's widest beam (_beam.c's MAX_WIDTH)
+_C_INT_MAX = (1 << 31) - 1  # the compiled pass's level cap is a C int, its seen limit a long long
+_C_LONG_LONG_MAX = (1 << 63) - 1
 
 
 def _fits(problem: Problem) -> bool:

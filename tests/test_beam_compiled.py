@@ -6,6 +6,11 @@ move rule, Spider and Spiderette, 1, 2 and 4 suits; the same column digests; and
 from __future__ import annotations
 
 import os
+import random
+import signal
+import sys
+import threading
+import tracemalloc
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -150,6 +155,50 @@ def test_the_seen_sets_reset_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     assert bounded != free  # forgetting positions met changed the search
 
 
+@needs_compiled
+@pytest.mark.parametrize("cap", [2**31 - 1, 2**31, 2**63, 2**70])
+def test_caps_past_a_c_int_are_no_cap(cap: int) -> None:
+    """A level cap past the C int the compiled pass takes is no cap there, as in Python (it
+    raised OverflowError)."""
+    problem = problem_from_game(Game.from_code(parse_code("SP1-S1C-AAAAAAB"), CLASSIC))
+    assert assert_same_pass(problem, 12, cap) == assert_same_pass(problem, 12, None)
+
+
+@needs_compiled
+@pytest.mark.parametrize("limit", [-(2**70), -1, 0, 2**63 - 1, 2**63, 2**70])
+def test_seen_limits_past_a_c_long_long_are_taken(
+    monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    """SEEN_LIMIT at and past the bounds of the C long long the compiled pass takes: the same
+    pass as in Python (it raised OverflowError)."""
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    monkeypatch.setattr(spidercli.solver, "SEEN_LIMIT", limit)
+    assert_same_pass(problem, 6, 120, max_states=2000)
+
+
+@needs_compiled
+def test_a_long_pass_forgets_the_way_back_of_dead_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass that never wins and runs until its budget ends kept the way back of every position
+    it ever kept (8 bytes each: 250 MB after 20 million positions); past the seen limit it now
+    forgets the past no current position descends from, and the line it finds is unchanged (the
+    differential tests here run with low seen limits too)."""
+    problem = problem_from_game(Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC))
+    problem.runs_to_win = 9  # never won: the pass goes on until the budget ends
+    monkeypatch.setattr(spidercli.solver, "SEEN_LIMIT", 20_000)
+    beam = BeamSolver(problem, compiled=True)
+    budget = _Budget(None, 300_000, None, 1.0)
+    tracemalloc.start()
+    try:
+        with pytest.raises(_Stop):
+            beam._beam(60, None, budget)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert budget.progress.states >= 300_000
+    # Without forgetting: about 300,000 positions kept, 2.4 MB of way back.
+    assert peak < 600_000
+
+
 def _mid_game(path: str, entries: int) -> Problem:
     log = load_log(FIXTURES / path)
     game = Game.from_setup(log.deal, CLASSIC)
@@ -240,6 +289,111 @@ def test_a_tick_that_raises_stops_the_compiled_pass_cleanly() -> None:
     with pytest.raises(Boom):
         beam._beam(8, None, Budget(None, None, None, 1.0))
     assert calls == 50
+
+
+def _arbitrary_problem(rng: random.Random) -> Problem:
+    """Any position the compiled pass takes, legal play or not: Spider or Spiderette, 1-4 suits,
+    runs already removed, ready-made runs (whole or not), empty columns (some with a face-down
+    count), face-down counts at or past a column's length, 0-5 deals left of any size, a goal
+    one or two runs away."""
+    spider = rng.random() < 0.6
+    ncols, goal = (10, 8) if spider else (7, 4)
+    suits = rng.choice([1, 2, 4])
+    deck = [(s % suits) << 4 | r for s in range(4) for r in range(1, 14)] * (2 if spider else 1)
+    rng.shuffle(deck)
+    runs = rng.randint(0, goal - 1)
+    deck = deck[13 * runs :]
+    chunks = []
+    for _ in range(rng.randint(0, 5)):
+        size = ncols if rng.random() < 0.9 else rng.randint(1, ncols)
+        if len(deck) >= size:
+            chunks.append(bytes(deck[:size]))
+            del deck[:size]
+    cols: list[list[int]] = [[] for _ in range(ncols)]
+    for _ in range(rng.randint(0, 3)):
+        suit = rng.randrange(suits) << 4
+        top = rng.randint(1, 13)
+        low = rng.choice([1, rng.randint(1, top)])
+        cols[rng.randrange(ncols)].extend(suit | r for r in range(top, low - 1, -1))
+    empty = set(rng.sample(range(ncols), rng.choice([0, 1, 2, 3])))
+    for card in deck:
+        c = rng.randrange(ncols)
+        if c not in empty or rng.random() < 0.05:
+            cols[c].append(card)
+    while sum(map(len, cols)) + sum(map(len, chunks)) > 127:  # the compiled pass's most
+        max(cols, key=len).pop(0)
+    down = [
+        rng.randint(0, 3)
+        if not c
+        else len(c) + rng.randint(0, 2)
+        if rng.random() < 0.05
+        else rng.randint(0, len(c) - 1)
+        for c in cols
+    ]
+    if rng.random() < 0.5:
+        goal = min(goal, runs + rng.choice([1, 2]))
+    return Problem(
+        [bytes(c) for c in cols],
+        down,
+        chunks,
+        permissive=rng.random() < 0.5,
+        runs=runs,
+        runs_to_win=goal,
+    )
+
+
+@needs_compiled
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.randoms(use_true_random=False),
+    st.sampled_from([1, 2, 5, 40, 150, 2000]),
+    st.sampled_from([None, 0, 1, 7, 60, 400]),
+    st.sampled_from([None, 0, 1, 50, 2000]),
+)
+def test_the_compiled_pass_on_arbitrary_positions(
+    rng: random.Random, width: int, cap: int | None, seen_limit: int | None
+) -> None:
+    """Positions no legal play need reach, any width, cap and seen limit (0: every level
+    forgets), a budget of 2,048 positions: the same as the Python pass."""
+    problem = _arbitrary_problem(rng)
+    old = spidercli.solver.SEEN_LIMIT
+    if seen_limit is not None:
+        spidercli.solver.SEEN_LIMIT = seen_limit
+    try:
+        assert_same_pass(problem, width, cap, max_states=2048)
+    finally:
+        spidercli.solver.SEEN_LIMIT = old
+
+
+@needs_compiled
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT sent with os.kill is a POSIX signal")
+def test_ctrl_c_while_the_compiled_pass_runs_raises_keyboardinterrupt() -> None:
+    """A SIGINT (Ctrl-C) that arrives while the compiled pass is in its C loop is raised as
+    KeyboardInterrupt at the pass's next tick and leaves the pass (the command line then exits
+    130), as in the Python pass."""
+    problem = problem_from_game(Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC))
+    problem.runs_to_win = 9  # never won: the pass would go on for millions of positions
+    beam = BeamSolver(problem, compiled=True)
+    sender = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT))
+    calls = 0
+
+    class Budget(_Budget):
+        def tick(self) -> None:
+            nonlocal calls
+            calls += 1
+            if calls == 1000:
+                sender.start()  # the signal comes while the pass goes on
+            assert calls < 10**6, "the interrupt was not noticed"
+
+    interrupted = False
+    try:
+        beam._beam(600, None, Budget(None, None, None, 1.0))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        sender.join()
+    assert interrupted
+    assert calls >= 1000
 
 
 @needs_compiled
