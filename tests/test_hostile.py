@@ -24,6 +24,7 @@ from spidercli.batch import Verdict, find_logs, run_batch
 from spidercli.files import MAX_LOG_BYTES, NotRegularFile, write_atomic
 from spidercli.messages import LIMIT, located, quoted, shown, shown_path
 from tests.helpers import FIXTURES, ROOT, run
+from tests.processes import children, group_gone, slow_folder
 
 HOSTILE = ROOT / "tests" / "hostile"
 SMALL = "game: SD1-S1-AAAABIW\nmoves: [7>1]\n"  # a valid log: one legal move
@@ -300,26 +301,11 @@ def test_one_failing_file_costs_only_its_own_verdict(
 # -------------------------------------------------------------------- signals, encodings
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(c) for c in (task / "children").read_text().split()]
-    return found
-
-
 def _slow_folder(root: Path) -> Path:
     """200 logs that take a while each (many legal deal/undo pairs), so that the workers are busy
     when a signal comes, and whose verdicts (about 1 KB each in JSONL) are far more than a pipe's
     page and the parent's output buffer hold (see ``verifying``)."""
-    folder = root / "slow"
-    folder.mkdir()
-    text = "game: SP1-S1C-AAAAAAD\nmoves: [" + "deal, undo, " * 20000 + "deal]\n"
-    first = folder / "000.yaml"
-    first.write_text(text)
-    # Hard links are distinct files to the walk, and cost no disk.
-    for i in range(1, 200):
-        os.link(first, folder / f"{i:03}.yaml")
-    return folder
+    return slow_folder(root, pairs=20000, copies=200)
 
 
 # The smallest pipe Linux makes (a page): the run's output, about 1 KB a log, fills it long before
@@ -347,7 +333,7 @@ def verifying(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
         assert proc.stdout is not None
         fcntl.fcntl(proc.stdout, getattr(fcntl, "F_SETPIPE_SZ", 1031), _SMALL_PIPE)
         deadline = time.monotonic() + 60  # a guard against a hang, not a speed test
-        while not (len(_children(proc.pid)) >= 2 and _unread(proc.stdout.fileno())):
+        while not (len(children(proc.pid)) >= 2 and _unread(proc.stdout.fileno())):
             assert time.monotonic() < deadline, "the run never got going"
             time.sleep(0.05)
         yield proc
@@ -372,24 +358,13 @@ def _cut_short(out: bytes) -> bool:
     return out.count(b"\n") < 200
 
 
-def _group_gone(pgid: int) -> bool:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_ctrl_c_ends_the_workers_quietly(verifying: subprocess.Popen[bytes]) -> None:
     os.killpg(verifying.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
     out, err = verifying.communicate(timeout=60)
     assert verifying.returncode == 130, err
     assert b"Traceback" not in err and b"Error" not in err  # nothing from the workers
     assert _cut_short(out)
-    assert _group_gone(verifying.pid), "a worker outlived the parent"
+    assert group_gone(verifying.pid), "a worker outlived the parent"
 
 
 def test_sigterm_ends_the_workers_quietly(verifying: subprocess.Popen[bytes]) -> None:
@@ -398,7 +373,7 @@ def test_sigterm_ends_the_workers_quietly(verifying: subprocess.Popen[bytes]) ->
     assert verifying.returncode == 128 + signal.SIGTERM, err
     assert b"Traceback" not in err
     assert _cut_short(out)
-    assert _group_gone(verifying.pid), "a worker outlived the parent"
+    assert group_gone(verifying.pid), "a worker outlived the parent"
 
 
 def test_a_strict_stdout_and_a_name_that_is_not_utf8(tmp_path: Path) -> None:

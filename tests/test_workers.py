@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ROOT
+from tests.processes import children, group_gone, slow_folder
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/task").exists() or not hasattr(os, "fork"), reason="needs /proc, fork"
@@ -106,24 +107,6 @@ def _start(fates: dict[str, str], args: list[str], env: dict[str, str]) -> subpr
     )
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(c) for c in (task / "children").read_text().split()]
-    return found
-
-
-def _group_gone(pgid: int) -> bool:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def _finish(proc: subprocess.Popen[str]) -> tuple[str, str]:
     try:
         return proc.communicate(timeout=GUARD)
@@ -174,7 +157,7 @@ def test_a_worker_killed_from_outside_costs_only_its_log(tmp_path: Path, signum:
         while not note.exists() and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.02)
         worker = int(note.read_text())  # the worker verifying log07, stuck in it
-        assert worker in _children(proc.pid)
+        assert worker in children(proc.pid)
         os.kill(worker, signum)
         out, err = _finish(proc)
     finally:
@@ -184,7 +167,7 @@ def test_a_worker_killed_from_outside_costs_only_its_log(tmp_path: Path, signum:
     name = signal.Signals(signum).name
     message = KILLED if signum == signal.SIGKILL else _dead(f"was killed ({name})")
     _check(out, err, proc.returncode, paths, {paths[7]: message})
-    assert _group_gone(proc.pid), "a worker outlived the run"
+    assert group_gone(proc.pid), "a worker outlived the run"
 
 
 @pytest.mark.parametrize(
@@ -204,7 +187,7 @@ def test_a_worker_that_dies_by_itself_costs_only_its_log(
     proc = _start(fates, ["verify", str(tmp_path / "logs"), "-f", "jsonl", "-j", "2"], {})
     out, err = _finish(proc)
     _check(out, err, proc.returncode, paths, {paths[7]: message, paths[30]: message})
-    assert _group_gone(proc.pid)
+    assert group_gone(proc.pid)
 
 
 def test_when_every_worker_dies_every_log_still_gets_its_verdict(tmp_path: Path) -> None:
@@ -225,13 +208,7 @@ def test_a_real_worker_killed_mid_run(tmp_path: Path) -> None:
     """No harness: the plain CLI on logs that take a while each, one of its workers (found in
     /proc) killed once the first verdict is out. With about a hundred logs still to verify, the
     worker is on one of them: exactly one verdict says it was killed."""
-    folder = tmp_path / "slow"
-    folder.mkdir()
-    (folder / "000.yaml").write_text(
-        "game: SP1-S1C-AAAAAAD\nmoves: [" + "deal, undo, " * 2000 + "deal]\n"
-    )
-    for i in range(1, 100):
-        os.link(folder / "000.yaml", folder / f"{i:03}.yaml")
+    folder = slow_folder(tmp_path, pairs=2000, copies=100)
     proc = subprocess.Popen(
         [sys.executable, "-m", "spidercli", "verify", str(folder), "-f", "jsonl", "-j", "2"],
         stdout=subprocess.PIPE,
@@ -242,7 +219,7 @@ def test_a_real_worker_killed_mid_run(tmp_path: Path) -> None:
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()  # the workers are going
-        os.kill(_children(proc.pid)[0], signal.SIGKILL)
+        os.kill(children(proc.pid)[0], signal.SIGKILL)
         rest, err = _finish(proc)
     finally:
         if proc.poll() is None:
@@ -254,7 +231,7 @@ def test_a_real_worker_killed_mid_run(tmp_path: Path) -> None:
     assert len(killed) == 1, killed
     assert KILLED in killed[0]["error"]["message"]
     assert proc.returncode == 2 and "Traceback" not in err
-    assert _group_gone(proc.pid)
+    assert group_gone(proc.pid)
 
 
 @settings(
@@ -298,13 +275,7 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
     """A parent killed outright (SIGKILL: no clean-up of its own) leaves no orphan working on: a
     busy worker ends when it sends its next verdict (the pipe has no reader), an idle one at the
     end of its task pipe (no other process holds it open)."""
-    folder = tmp_path / "slow"
-    folder.mkdir()
-    (folder / "000.yaml").write_text(
-        "game: SP1-S1C-AAAAAAD\nmoves: [" + "deal, undo, " * 2000 + "deal]\n"
-    )
-    for i in range(1, 100):
-        os.link(folder / "000.yaml", folder / f"{i:03}.yaml")
+    folder = slow_folder(tmp_path, pairs=2000, copies=100)
     proc = subprocess.Popen(
         [sys.executable, "-m", "spidercli", "verify", str(folder), "-f", "jsonl", "-j", "2"],
         stdout=subprocess.PIPE,
@@ -314,7 +285,7 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
     try:
         assert proc.stdout is not None
         proc.stdout.readline()  # the workers are going
-        workers = _children(proc.pid)
+        workers = children(proc.pid)
         assert len(workers) == 2
         proc.kill()
         proc.wait(timeout=GUARD)
@@ -338,7 +309,7 @@ def test_when_no_worker_can_be_started_the_run_goes_on(tmp_path: Path, forks: in
     proc = _start(fates, args, {"HARNESS_FORKS": str(forks)})
     out, err = _finish(proc)
     _check(out, err, proc.returncode, paths, {paths[7]: KILLED} if forks else {})
-    assert _group_gone(proc.pid)
+    assert group_gone(proc.pid)
 
 
 def test_an_ignored_sigchld_does_not_lose_a_dead_workers_status(tmp_path: Path) -> None:
