@@ -387,7 +387,7 @@ def test_hint_under_duel_turns_a_card_first() -> None:
 EXAMPLES = [
     ("example-spider-1suit-117.yaml", 117, 1183, "0,60,final"),
     ("example-spiderette-53.yaml", 53, 847, "0,25,final"),
-    ("example-spider-2suit.yaml", None, None, "0,100,final"),
+    ("example-spider-2suit.yaml", None, None, "0,90,final"),
     ("example-spider-4suit.yaml", None, None, "0,120,final"),
 ]
 
