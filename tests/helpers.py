@@ -3,6 +3,7 @@ built by hand for the rule tests, and random game codes for the property tests."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,9 @@ from spidercli.cards import parse_card
 from spidercli.cli import app
 from spidercli.codes import parse_code, seed_letters
 from spidercli.engine import Game, Refusal
+from spidercli.errors import InputError
+from spidercli.movelog import MoveLog, load_log
+from spidercli.replay import choose_rules
 from spidercli.rules import CLASSIC, RULESETS, SPIDER, SPIDERETTE, GameKind, Ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,6 +25,25 @@ FIXTURES = ROOT / "fixtures"
 GAMES = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 ILLEGAL = sorted(p.stem for p in (FIXTURES / "illegal").glob("*.yaml"))
 BAD = sorted(p.name for p in (FIXTURES / "bad").glob("*.yaml"))
+# The logs the fast paths are compared on: the games, the batch and illegal fixtures, the attacks.
+REPLAY_CORPUS = sorted(
+    p
+    for folder in ("fixtures", "fixtures/batch", "fixtures/illegal", "tests/hostile")
+    for p in (ROOT / folder).glob("*.yaml")
+)
+
+
+def usable_corpus() -> Iterator[tuple[Path, MoveLog, Ruleset]]:
+    """Each log of ``REPLAY_CORPUS`` that reads, with the rules it is replayed under (the logs
+    refused as input are left out)."""
+    for path in REPLAY_CORPUS:
+        try:
+            log = load_log(path)
+            rules = choose_rules(log)
+        except InputError:
+            continue
+        yield path, log, rules
+
 
 runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
 

@@ -15,11 +15,10 @@ from hypothesis import strategies as st
 
 from spidercli.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
 from spidercli.engine import Game, Refusal
-from spidercli.errors import InputError
 from spidercli.movelog import load_log
 from spidercli.replay import SKIP, STOP, ReplayVisitor, choose_rules, replay
 from spidercli.rules import RULESETS
-from tests.helpers import CODES, FIXTURES, ROOT, new_game, position
+from tests.helpers import CODES, FIXTURES, new_game, position, usable_corpus
 
 
 def one_by_one(game: Game, actions: list[Action], start: int = 0) -> tuple[int, Refusal | None]:
@@ -197,24 +196,12 @@ def test_an_undo_without_records_is_refused_by_the_caller() -> None:
         game.play_all([Move(s + 1, t + 1, k), Undo()], record=False)
 
 
-CORPUS = sorted(
-    p
-    for folder in ("fixtures", "fixtures/batch", "fixtures/illegal", "tests/hostile")
-    for p in (ROOT / folder).glob("*.yaml")
-)
-
-
 @pytest.mark.parametrize("on_illegal", [STOP, SKIP])
 def test_replay_without_a_visitor_is_the_replay_entry_by_entry(on_illegal: str) -> None:
     """``replay`` without a visitor (``play_all``) and with one (``play``, entry by entry) give
     the same report, over every usable log of the test corpus."""
     used = 0
-    for path in CORPUS:
-        try:
-            log = load_log(path)
-            rules = choose_rules(log)
-        except InputError:
-            continue
+    for path, log, rules in usable_corpus():
         fast = replay(log, rules=rules, on_illegal=on_illegal)
         general = replay(log, rules=rules, on_illegal=on_illegal, visitor=ReplayVisitor())
         assert (fast.to_json(), fast.status, fast.actions, fast.halted, fast.illegal) == (

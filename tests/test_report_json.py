@@ -12,17 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli.errors import InputError
 from spidercli.movelog import load_log
-from spidercli.replay import SKIP, STOP, choose_rules, replay, state_json, state_json_text
+from spidercli.replay import SKIP, STOP, replay, state_json, state_json_text
 from spidercli.rules import RULESETS
-from tests.helpers import CODES, ROOT, new_game
+from tests.helpers import CODES, ROOT, new_game, usable_corpus
 
-CORPUS = sorted(
-    p
-    for folder in ("fixtures", "fixtures/batch", "fixtures/illegal", "tests/hostile")
-    for p in (ROOT / folder).glob("*.yaml")
-)
 NAMES = ["log.yaml", 'a "quoted" name.yaml', "back\\slash.yaml", "line\nbreak.yaml", "\udcff.yaml"]
 
 
@@ -33,12 +27,7 @@ def general(first: Mapping[str, object], report_json: Mapping[str, object]) -> s
 @pytest.mark.parametrize("on_illegal", [STOP, SKIP])
 def test_the_record_of_each_corpus_log_is_json_dumps(on_illegal: str) -> None:
     used = 0
-    for path in CORPUS:
-        try:
-            log = load_log(path)
-            rules = choose_rules(log)
-        except InputError:
-            continue
+    for path, log, rules in usable_corpus():
         report = replay(log, rules=rules, on_illegal=on_illegal)
         for name in NAMES:
             first = {"file": name, "status": report.status}
