@@ -9,9 +9,14 @@ DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: demo test lint bench bench-solver bench-kpat snapshots i18n clean
 
+# The interpreter is checked before use: one that cannot start (not installed, a pyenv shim for a
+# version pyenv does not have) is told apart from one that starts but is older than 3.10.
 $(BIN)/python:
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' || \
-	  { echo "make: spidercli needs Python 3.10 or newer; $(PYTHON) is older (try PYTHON=python3.12)"; exit 1; }
+	@version=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>&1) || \
+	  { echo "make: cannot run $(PYTHON): $$(echo "$$version" | head -n 1)"; \
+	    echo "make: name an interpreter that runs, by name or by path: PYTHON=python3.12, PYTHON=/usr/bin/python3.11"; exit 1; }; \
+	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' || \
+	  { echo "make: spidercli needs Python 3.10 or newer; $(PYTHON) is Python $$version (try PYTHON=python3.12)"; exit 1; }
 	@echo "make: creating the virtual environment $(VENV) with $$($(PYTHON) --version)"
 	$(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip
