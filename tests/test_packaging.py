@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, run
 
 # Folders whose files the sdist must carry for its test suite to run (MANIFEST.in).
 CARRIED = ("docs", "fixtures", "tests")
@@ -61,3 +62,20 @@ def test_building_a_wheel_prints_no_warning(tmp_path: Path) -> None:
         line for line in (done.stdout + done.stderr).splitlines() if "warning" in line.lower()
     ]
     assert not warnings, warnings
+
+
+def test_the_pre_commit_hook_is_quiet_and_runs_once() -> None:
+    """The hook lists only the logs that are not valid and prints one summary for all the files
+    pre-commit hands it: `verify -q`, in one process (`require_serial`)."""
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    (hook,) = hooks
+    assert hook["id"] == "spidercli-verify"
+    assert hook["require_serial"] is True
+    entry = hook["entry"].split()
+    assert entry[:2] == ["spidercli", "verify"]
+    logs = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "fixtures" / "batch").rglob("*.y*ml"))
+    result = run(*entry[1:], *logs)
+    lines = result.stdout.splitlines()
+    assert not any(line.lstrip().startswith("valid") for line in lines), lines
+    listed = [log for log in logs if any(log in line for line in lines)]
+    assert listed == [log for log in logs if "valid" not in Path(log).name.split("-", 1)[1]]
