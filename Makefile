@@ -71,7 +71,7 @@ LOCALES := cs fi
 i18n: $(DEV_STAMP)
 	$(BIN)/pybabel extract --project=spidercli --copyright-holder="the spidercli authors" \
 	  --version="$$($(BIN)/python -c 'import spidercli; print(spidercli.__version__)')" \
-	  --sort-by-file --no-wrap -k Nn_:1,2 -k _N -o spidercli/locale/spidercli.pot spidercli
+	  --sort-by-file --add-location=file --no-wrap -k Nn_:1,2 -k _N -o spidercli/locale/spidercli.pot spidercli
 	for l in $(LOCALES); do \
 	  if [ -f spidercli/locale/$$l/LC_MESSAGES/spidercli.po ]; then \
 	    $(BIN)/pybabel update --no-wrap --ignore-obsolete -D spidercli -i spidercli/locale/spidercli.pot -d spidercli/locale -l $$l; \
