@@ -986,18 +986,31 @@ class JunitWriter(Writer):
         name = quoteattr(xml_safe(v.file))
         attrs = f'classname="spidercli.verify" name={name} file={name} time="{v.seconds:.3f}"'
         if v.status == VALID:
-            self.spool.write(f"    <testcase {attrs}/>\n")
+            self._spool(f"    <testcase {attrs}/>\n")
             return
         tag = "error" if v.status == INVALID_INPUT else "failure"
         text = xml_safe(str(v.message))
         message = quoteattr(f"{v.status}: {text}")
         where = f"line {v.line}: " if v.line and v.status != INVALID_INPUT else ""
-        self.spool.write(
+        self._spool(
             f"    <testcase {attrs}>\n"
             f"      <{tag} type={quoteattr(v.status)} message={message}>"
             f"{escape(where + text, _XML_CR)}</{tag}>\n"
             "    </testcase>\n"
         )
+
+    def _spool(self, text: str) -> None:
+        try:
+            self.spool.write(text)
+        except OSError as err:  # past 1 MiB it is a temporary file: a full disk
+            from spidercli.errors import OutputError
+
+            raise OutputError(
+                N_(
+                    "cannot write the JUnit report's temporary file: {reason}",
+                    reason=err.strerror or str(err),
+                )
+            ) from err
 
     def close(self, tally: Tally) -> None:
         c = tally.counts
@@ -1041,7 +1054,8 @@ def run_batch(
     max_bytes: int | None = None,
 ) -> Tally:
     """Verify ``paths`` and write every verdict to ``out``; return the tally. With
-    ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there.
+    ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there
+    (``OutputError`` when the index cannot be written).
     ``quiet`` leaves valid logs out of the listing (JUnit aside: a test report lists every
     test)."""
     writer = WRITERS[fmt](out)
@@ -1071,7 +1085,12 @@ def run_batch(
                 tick(verdict)
     writer.close(tally)
     if index is not None:
-        index.close(tally.summary())
+        try:
+            index.close(tally.summary())
+        except OSError as err:  # a full disk, a read-only folder: not the logs' fault
+            from spidercli.errors import unwritable
+
+            raise unwritable(os.path.join(html_dir or ".", "index.html"), err) from err
     return tally
 
 
