@@ -429,13 +429,18 @@ def verify_all(
 # ------------------------------------------------------------------------------ the workers
 #
 # Each worker has two pipes of its own: tasks in, verdicts out, each message an 8-byte length and a
-# pickle. The parent sends a worker a message of tasks (1, 2, 4, ... up to _CHUNK) while it has
-# fewer than ``_ahead`` unanswered; the worker sends each verdict as soon as it is made. So the
-# parent always knows which log a worker is on: the first it sent and got no verdict for. A worker
-# is given fewer logs ahead when they take longer (``_ahead``), so that at the end of a batch of
-# slow logs no worker idles while another has many still to do. The parent never blocks on one
-# worker: its ends of the pipes are non-blocking, watched by a selector, and what a full pipe does
-# not take waits in a buffer.
+# pickle, of any size (a log read from standard input travels in its task, up to the size limit;
+# a verdict carries the player's name). The parent sends a worker a message of tasks (1, 2, 4, ...
+# up to _CHUNK) while it has fewer than ``_ahead`` unanswered; the worker sends each verdict as soon
+# as it is made. So the parent always knows which log a worker is on: the first it sent and got no
+# verdict for. A worker is given fewer logs ahead when they take longer (``_ahead``), so that at
+# the end of a batch of slow logs no worker idles while another has many still to do.
+#
+# The parent never blocks on one worker: its ends of the pipes are non-blocking, watched by a
+# selector. A pipe holds 64 KiB (on Linux): what a full one does not take of a message waits in
+# the worker's buffer, and the selector wakes the parent when the pipe has room again, only while
+# something waits (``_write``); a verdict may come in parts, put together in another buffer
+# (``_read``). The worker's ends block: it reads and writes whole messages.
 #
 # Why not multiprocessing.Pool: a worker killed from outside leaves it waiting forever. Nor
 # concurrent.futures.ProcessPoolExecutor: a dead worker breaks the whole executor (every pending
@@ -456,16 +461,31 @@ def _frame(value: object) -> bytes:
 
 def _serve(tasks: int, results: int) -> None:
     """A worker's loop: read a message of tasks, send back each one's verdict as it is made;
-    returns when the parent closes the task pipe."""
+    returns when the parent closes the task pipe (or is gone in the middle of a message). Its
+    ends of the pipes block: a message of any size is read and written whole."""
     with open(tasks, "rb") as reader, open(results, "wb") as writer:
         while True:
-            head = reader.read(_HEAD.size)
-            if len(head) < _HEAD.size:
+            head = _exactly(reader, _HEAD.size)
+            if head is None:
                 return
             (size,) = _HEAD.unpack(head)
-            for task in pickle.loads(reader.read(size)):
+            body = _exactly(reader, size)
+            if body is None:
+                return
+            for task in pickle.loads(body):
                 writer.write(_frame(_verify_star(task)))
                 writer.flush()
+
+
+def _exactly(reader: IO[bytes], size: int) -> bytes | None:
+    """The next ``size`` bytes of the pipe, or None at its end."""
+    data = reader.read(size)
+    while len(data) < size:  # a buffered read of a pipe may stop short; read on
+        more = reader.read(size - len(data))
+        if not more:
+            return None
+        data += more
+    return data
 
 
 def _ahead(pace: float | None) -> int:
@@ -508,6 +528,7 @@ class _Worker:
     results: int  # the read end of its verdict pipe (non-blocking)
     assigned: deque[tuple[int, Task]] = field(default_factory=deque)  # sent, not yet answered
     unsent: bytearray = field(default_factory=bytearray)  # tasks the pipe has not taken yet
+    waiting: bool = False  # whether the selector wakes the parent when the task pipe has room
     received: bytearray = field(default_factory=bytearray)  # the start of a verdict's message
     size: int = 1  # the next message's number of tasks
 
@@ -658,19 +679,22 @@ class _Supervisor:
             yield worker.results
 
     def _write(self, worker: _Worker) -> None:
-        """What the worker's task pipe takes now; the rest when it is writable again."""
-        before = bool(worker.unsent)
+        """What the worker's task pipe takes now (a pipe takes part of a big message, or nothing
+        when it is full); for the rest the selector wakes the parent when the pipe has room, and
+        stops doing so once all is sent."""
         try:
             del worker.unsent[: os.write(worker.tasks, worker.unsent)]
-        except BlockingIOError:
+        except BlockingIOError:  # full (EAGAIN): nothing taken
             pass
         except BrokenPipeError:  # the worker is gone: its verdict pipe says so
             worker.unsent.clear()
-        if worker.unsent and not before:
-            self.selector.register(worker.tasks, selectors.EVENT_WRITE, worker)
-        elif before and not worker.unsent:
-            with contextlib.suppress(KeyError):
-                self.selector.unregister(worker.tasks)
+        if worker.unsent:
+            if not worker.waiting:
+                self.selector.register(worker.tasks, selectors.EVENT_WRITE, worker)
+                worker.waiting = True
+        elif worker.waiting:
+            self.selector.unregister(worker.tasks)
+            worker.waiting = False
 
     def _read(self, worker: _Worker) -> None:
         """The verdicts the worker has sent; at the end of its pipe, its death."""
@@ -962,18 +986,31 @@ class JunitWriter(Writer):
         name = quoteattr(xml_safe(v.file))
         attrs = f'classname="spidercli.verify" name={name} file={name} time="{v.seconds:.3f}"'
         if v.status == VALID:
-            self.spool.write(f"    <testcase {attrs}/>\n")
+            self._spool(f"    <testcase {attrs}/>\n")
             return
         tag = "error" if v.status == INVALID_INPUT else "failure"
         text = xml_safe(str(v.message))
         message = quoteattr(f"{v.status}: {text}")
         where = f"line {v.line}: " if v.line and v.status != INVALID_INPUT else ""
-        self.spool.write(
+        self._spool(
             f"    <testcase {attrs}>\n"
             f"      <{tag} type={quoteattr(v.status)} message={message}>"
             f"{escape(where + text, _XML_CR)}</{tag}>\n"
             "    </testcase>\n"
         )
+
+    def _spool(self, text: str) -> None:
+        try:
+            self.spool.write(text)
+        except OSError as err:  # past 1 MiB it is a temporary file: a full disk
+            from spidercli.errors import OutputError
+
+            raise OutputError(
+                N_(
+                    "cannot write the JUnit report's temporary file: {reason}",
+                    reason=err.strerror or str(err),
+                )
+            ) from err
 
     def close(self, tally: Tally) -> None:
         c = tally.counts
@@ -1017,7 +1054,8 @@ def run_batch(
     max_bytes: int | None = None,
 ) -> Tally:
     """Verify ``paths`` and write every verdict to ``out``; return the tally. With
-    ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there.
+    ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there
+    (``OutputError`` when the index cannot be written).
     ``quiet`` leaves valid logs out of the listing (JUnit aside: a test report lists every
     test)."""
     writer = WRITERS[fmt](out)
@@ -1047,7 +1085,12 @@ def run_batch(
                 tick(verdict)
     writer.close(tally)
     if index is not None:
-        index.close(tally.summary())
+        try:
+            index.close(tally.summary())
+        except OSError as err:  # a full disk, a read-only folder: not the logs' fault
+            from spidercli.errors import unwritable
+
+            raise unwritable(os.path.join(html_dir or ".", "index.html"), err) from err
     return tally
 
 

@@ -6,15 +6,18 @@ modules are imported inside the commands so that ``spidercli --help`` starts fas
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
-from spidercli.errors import InputError
+from spidercli.errors import InputError, OutputError
 from spidercli.files import MAX_LOG_BYTES
 from spidercli.quickparams import install as _quick_params
 
@@ -24,8 +27,38 @@ if TYPE_CHECKING:  # imported for the types only: the commands import what they 
     from spidercli.movelog import MoveLog
     from spidercli.rules import Ruleset
 
+
+class _Commands(TyperGroup):
+    """Typer's group of commands, with the text of its own errors (an unknown option or command,
+    a value it cannot use, an extra argument) shown as every message shows a user's text:
+    each character that is not printable escaped (terminal escapes, bidirectional controls, line
+    breaks), and cut when long. Typer puts the value in its message; the words around it are
+    Typer's own and short, so a value keeps at least ``LIMIT`` characters."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with _escaped_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _escaped_errors():
+            return super().invoke(ctx)
+
+
+@contextlib.contextmanager
+def _escaped_errors() -> Iterator[None]:
+    try:
+        yield
+    except typer.TyperException as err:  # Typer's usage errors; shown by Typer, after this
+        if type(err).__name__ != "NoArgsIsHelpError":  # that one's message is our help text
+            from spidercli.messages import LIMIT, shown
+
+            err.message = shown(err.message, 2 * LIMIT)
+        raise
+
+
 app = typer.Typer(
     name="spidercli",
+    cls=_Commands,
     add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -103,23 +136,28 @@ SvgOption = Annotated[
 ]
 
 
+def _quoted(text: str) -> str:
+    from spidercli.messages import quoted
+
+    return quoted(text)
+
+
 def _shown_path(path: str) -> str:
     from spidercli.messages import shown_path
 
     return shown_path(path)
 
 
-def _write(path: str, text: str) -> None:
+def _write(path: str, text: str, as_json: bool = False) -> None:
     """Write an output file the user named, or fail (exit 2) saying why."""
     from spidercli.files import write_atomic
 
     try:
         write_atomic(path, text)
     except OSError as err:
-        from spidercli.messages import N_, located, message_of
+        from spidercli.errors import unwritable
 
-        why = N_("cannot be written: {reason}", reason=err.strerror or message_of(err))
-        _fail(located(path, None, why), None, False)
+        _fail(unwritable(path, err).message, None, as_json)
 
 
 class OnIllegal(str, Enum):
@@ -246,8 +284,8 @@ def replay(
     if svg_file is not None and (not isinstance(which, set) or len(which) != 1):
         _fail(
             _N(
-                "--svg draws one board: --show {show!r} must name one entry, start or final",
-                show=show,
+                "--svg draws one board: --show {show} must name one entry, start or final",
+                show=_quoted(show),
             ),
             None,
             as_json,
@@ -262,7 +300,7 @@ def replay(
     if as_json:
         recorder = _recorder(None) if pictures else None
         report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, visitor=recorder)
-        _pictures(report, recorder, html_file, svg_file, which)
+        _pictures(report, recorder, html_file, svg_file, which, as_json)
         _dump(report.to_json())
         raise typer.Exit(report.exit_code)
 
@@ -275,7 +313,7 @@ def replay(
     report = run_replay(
         parsed, rules=ruleset, on_illegal=on_illegal.value, visitor=recorder or snaps
     )
-    _pictures(report, recorder, html_file, svg_file, which)
+    _pictures(report, recorder, html_file, svg_file, which, False)
     sys.stdout.write(report_tail(report, style))
     raise typer.Exit(report.exit_code)
 
@@ -287,9 +325,15 @@ def _recorder(also: Any) -> Any:
 
 
 def _pictures(
-    report: Any, recorder: Any, html_file: str | None, svg_file: str | None, which: Any
+    report: Any,
+    recorder: Any,
+    html_file: str | None,
+    svg_file: str | None,
+    which: Any,
+    as_json: bool,
 ) -> None:
-    """Write the replay's HTML page and SVG board, when asked for."""
+    """Write the replay's HTML page and SVG board, when asked for (an error as JSON too with
+    ``as_json``)."""
     if recorder is None:
         return
     from spidercli.html import frame_svg, pick_frame, replay_page
@@ -298,10 +342,10 @@ def _pictures(
         try:
             frame = pick_frame(recorder.frames, next(iter(which)), report.halted)
         except ValueError as err:
-            _fail(_message_of(err), None, False)
-        _write(svg_file, frame_svg(frame, report.log.deal.name))
+            _fail(_message_of(err), None, as_json)
+        _write(svg_file, frame_svg(frame, report.log.deal.name), as_json)
     if html_file is not None:
-        _write(html_file, replay_page(report, recorder.frames))
+        _write(html_file, replay_page(report, recorder.frames), as_json)
 
 
 @app.command()
@@ -382,7 +426,7 @@ def deal(
             title=f"{said(parsed.name)}, {_('start')}",
             description=words(game),
         )
-        _write(svg_file, picture)
+        _write(svg_file, picture, as_json)
     if as_json:
         from spidercli.replay import state_json
 
@@ -481,6 +525,7 @@ def solve(
     text = win_log(setup, ruleset, solved)
     if output is None:
         sys.stdout.write(text)
+        sys.stdout.flush()  # written before it is said to be
     else:
         _write(output, text)
     print(f"spidercli: {solved_message(setup, solved)}", file=sys.stderr)
@@ -640,9 +685,12 @@ def verify(
             quiet=quiet,
             max_bytes=max_log_bytes,
         )
+    except OutputError as err:  # the index of --html-dir, JUnit's temporary file
+        _fail(err.message, None, False, err.exit_status)
     finally:
         if bar is not None:
             bar.stop()
+    sys.stdout.flush()  # a listing that cannot be written is said before the summary
     if fmt is not Format.table:
         print(f"spidercli: {tally.summary()}", file=sys.stderr)
     if html_dir is not None:
@@ -818,6 +866,7 @@ def import_kpat(
     text = imported.log_text()
     if output is None:
         sys.stdout.write(text)
+        sys.stdout.flush()  # written before it is said to be
     else:
         _write(output, text)
     n = len(imported.actions)
@@ -876,8 +925,18 @@ class _StdoutClosed(Exception):
     ``OSError``: Typer turns a broken pipe into exit status 1, which here means "illegal"."""
 
 
+class _StdoutFailed(Exception):
+    """stdout cannot be written (a full disk, ``> /dev/full``, an I/O error): an error of the
+    environment, said in one line (exit status 2). Not an ``OSError``, as ``_StdoutClosed``."""
+
+    def __init__(self, err: OSError) -> None:
+        super().__init__(err)
+        self.reason = err.strerror or str(err)
+
+
 class _PipeGuard:
-    """stdout, with a broken pipe raised as ``_StdoutClosed``."""
+    """stdout, with a broken pipe raised as ``_StdoutClosed`` and any other error writing it as
+    ``_StdoutFailed``."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
@@ -887,23 +946,45 @@ class _PipeGuard:
             return int(self._stream.write(text))
         except BrokenPipeError as err:
             raise _StdoutClosed from err
+        except OSError as err:
+            raise _StdoutFailed(err) from err
 
     def flush(self) -> None:
         try:
             self._stream.flush()
         except BrokenPipeError as err:
             raise _StdoutClosed from err
+        except OSError as err:
+            raise _StdoutFailed(err) from err
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 
-def _quiet_exit_after_broken_pipe() -> NoReturn:
-    """Exit as a program killed by SIGPIPE would (status 128 + 13), without a word: stdout
-    now points at /dev/null, so the interpreter's last flush has nowhere to fail."""
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null: what is left in its buffer has nowhere to fail at the
+    interpreter's last flush."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
+
+
+def _quiet_exit_after_broken_pipe() -> NoReturn:
+    """Exit as a program killed by SIGPIPE would (status 128 + 13), without a word."""
+    _stdout_to_devnull()
     raise SystemExit(141)
+
+
+def _environment_error(message: str) -> NoReturn:
+    """Output that cannot be written: one line on stderr (when stderr itself can be written),
+    exit status 2."""
+    from spidercli.messages import said
+
+    try:
+        print(f"spidercli: error: {said(message)}", file=sys.stderr)
+        sys.stderr.flush()
+    except OSError:
+        pass  # nowhere to say it: the exit status alone tells
+    raise SystemExit(2)
 
 
 def main() -> None:
@@ -924,6 +1005,19 @@ def main() -> None:
         raise SystemExit(130) from None
     except (_StdoutClosed, BrokenPipeError):
         _quiet_exit_after_broken_pipe()
+    except _StdoutFailed as err:
+        _stdout_to_devnull()
+        _environment_error(_N("cannot write to standard output: {reason}", reason=err.reason))
+    except OutputError as err:
+        _environment_error(err.message)
+    except OSError as err:  # any other the commands did not name: the system's words, and the file
+        from spidercli.messages import shown_path
+
+        name = err.filename
+        where = f"{shown_path(os.fsdecode(name) if isinstance(name, bytes) else str(name))}: "
+        if name is None:
+            where = ""
+        _environment_error(f"{where}{err.strerror or err}")
     except Exception as err:  # a bug, not the input's fault: say so, without a traceback
         print(
             f"spidercli: internal error: {type(err).__name__}: {err}. "

@@ -7,11 +7,14 @@ message is a ``messages.Text`` (made with ``N_``), ``said()`` is the same error 
 of ``--lang``. The log reader's errors (``LogError``), a ruleset that cannot play
 the game, two logs that cannot be judged together and a KPat save that cannot be imported are all
 ``InputError``s.
+
+``OutputError`` is the other kind the command line reports without a traceback: output that cannot
+be written (a full disk, a read-only folder), exit status 2 as well.
 """
 
 from __future__ import annotations
 
-from spidercli.messages import located, said
+from spidercli.messages import N_, located, message_of, said
 
 INPUT_ERROR_STATUS = 2  # the exit status of unusable input
 
@@ -35,4 +38,25 @@ class InputError(ValueError):
         return said(str(self))
 
 
-__all__ = ["INPUT_ERROR_STATUS", "InputError"]
+class OutputError(Exception):
+    """Output that cannot be written: a full disk, a read-only folder, a file system's error. An
+    error of the environment, not of the input nor a bug: the command says ``message`` (which
+    names what could not be written, and why) and ends with exit status 2."""
+
+    exit_status = INPUT_ERROR_STATUS
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def said(self) -> str:
+        return said(self.message)
+
+
+def unwritable(path: str, err: OSError) -> OutputError:
+    """``path: cannot be written: reason`` for a file that ``err`` kept from being written."""
+    why = N_("cannot be written: {reason}", reason=err.strerror or message_of(err))
+    return OutputError(located(path, None, why))
+
+
+__all__ = ["INPUT_ERROR_STATUS", "InputError", "OutputError", "unwritable"]

@@ -21,6 +21,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 from spidercli.messages import N_, Nn_
 
@@ -84,6 +85,44 @@ def read_limited(path: str | Path, limit: int) -> bytes:
         if len(data) > limit:
             raise _too_big(limit, N_("more than {size}", size=_size_text(limit)))
         return data
+    return _read_regular(path, limit)[0]
+
+
+class Snapshot(NamedTuple):  # not a dataclass: this module is loaded at every start-up
+    """A regular file as it was read, to check before it is replaced that it still is that file
+    with those bytes (``write_atomic``'s ``unchanged``)."""
+
+    path: str  # its real path, resolved once (links followed) before it was read
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+    digest: bytes  # SHA-256 of the bytes read
+
+
+class Changed(Exception):
+    """The file to replace is no longer the one read (``Snapshot``): ``message`` says how. It is
+    left alone."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def read_to_rewrite(path: str | Path, limit: int) -> tuple[bytes, Snapshot]:
+    """``read_limited`` for a file that will be rewritten in place: its bytes, and the
+    ``Snapshot`` that ``write_atomic`` checks before it replaces the file. The path is resolved
+    here, once: the file written is the file read, whatever its links point to meanwhile."""
+    import hashlib
+
+    target = os.path.realpath(path)
+    data, info = _read_regular(target, limit)
+    digest = hashlib.sha256(data).digest()
+    return data, Snapshot(target, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, digest)
+
+
+def _read_regular(path: str | Path, limit: int) -> tuple[bytes, os.stat_result]:
+    """A regular file's bytes (at most ``limit``) and its status when it was opened."""
     # Looked at before it is opened (opening some devices does something), then opened
     # non-blocking and looked at again: what was swapped in between is refused too.
     with contextlib.suppress(OSError):  # the open below says why it cannot be used
@@ -112,7 +151,7 @@ def read_limited(path: str | Path, limit: int) -> bytes:
             raise Unreadable(N_("cannot be read: a loop of symbolic links")) from err
         raise Unreadable(N_("cannot be read: {reason}", reason=err.strerror or str(err))) from err
     try:
-        info = os.fstat(fd)
+        info = os.fstat(fd)  # taken before reading: a change while reading is a change too
         if not stat.S_ISREG(info.st_mode):
             raise Unreadable(_not_regular(info.st_mode))
         if info.st_size > limit:
@@ -135,7 +174,7 @@ def read_limited(path: str | Path, limit: int) -> bytes:
         os.close(fd)
     if len(data) > limit:
         raise _too_big(limit, N_("more than {size}", size=_size_text(limit)))
-    return data
+    return data, info
 
 
 def read_stdin(limit: int) -> bytes:
@@ -165,13 +204,16 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: str | Path, text: str) -> None:
+def write_atomic(path: str | Path, text: str, unchanged: Snapshot | None = None) -> None:
     """Replace ``path``'s contents with ``text`` (UTF-8), all at once or not at all.
 
     A symbolic link is followed; the file's permission bits are kept (a new file: 0666 less the
     umask); ``NotRegularFile`` (an ``OSError``) when the path is a FIFO, a device or anything
-    else that is not a regular file."""
-    target = os.path.realpath(path)  # through symbolic links: the link stays, its file changes
+    else that is not a regular file. With ``unchanged`` (what ``read_to_rewrite`` gave), the file
+    written is the one read, at the path resolved then, and it is replaced only if it still is
+    that file with those bytes, checked last thing before the rename: ``Changed`` otherwise."""
+    # Through symbolic links: the link stays, its file changes.
+    target = os.path.realpath(path) if unchanged is None else unchanged.path
     try:
         info: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
@@ -199,18 +241,59 @@ def write_atomic(path: str | Path, text: str) -> None:
             else:
                 mode = 0o666 & ~_umask()
             os.chmod(tmp, mode)
+        if unchanged is not None:
+            _check_unchanged(unchanged)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
+def _check_unchanged(read: Snapshot) -> None:
+    """``Changed`` unless ``read.path`` is still the file that was read, with the same bytes:
+    the same device and inode (not a link, nor another file renamed over it), size and
+    modification time, and the same SHA-256 of its bytes read again (an edit that keeps the size
+    and the time, on a file system that counts time coarsely)."""
+    import hashlib
+
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(read.path, flags)
+    except FileNotFoundError as err:
+        raise Changed(N_("it was removed or renamed while it was being recorded")) from err
+    except OSError as err:  # ELOOP: a symbolic link now stands there
+        raise Changed(N_("it was replaced by another file while it was being recorded")) from err
+    try:
+        info = os.fstat(fd)
+        if (info.st_dev, info.st_ino) != (read.device, read.inode):
+            raise Changed(N_("it was replaced by another file while it was being recorded"))
+        edited = Changed(N_("it was changed by another program while it was being recorded"))
+        if (info.st_size, info.st_mtime_ns) != (read.size, read.mtime_ns):
+            raise edited
+        digest = hashlib.sha256()
+        left = read.size + 1  # one byte more: a file that grew meanwhile differs
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            digest.update(chunk)
+            left -= len(chunk)
+        if digest.digest() != read.digest:
+            raise edited
+    finally:
+        os.close(fd)
+
+
 __all__ = [
     "MAX_LOG_BYTES",
     "STDIN",
     "STDIN_NAME",
+    "Changed",
     "NotRegularFile",
+    "Snapshot",
     "Unreadable",
     "read_limited",
+    "read_to_rewrite",
     "write_atomic",
 ]

@@ -6,19 +6,20 @@
 
 from __future__ import annotations
 
-from spidercli.messages import N_, Nn_
+from spidercli.messages import N_, Nn_, quoted
 
 Show = str | set[object]  # "every", "none", or the entry numbers (0 the start) and "final"
 
 
 def parse_show(value: str) -> Show:
     """``--show``'s value; ``ValueError`` naming the token not understood."""
-    value = value.strip().lower()
+    given = value.strip()
+    value = given.lower()
     if value in ("every", "none"):
         return value
     which: set[object] = set()
-    for token in value.split(","):
-        token = token.strip()
+    for written in given.split(","):
+        token = written.strip().lower()
         if token in ("final", "start"):
             which.add("final" if token == "final" else 0)
         elif token.isdigit() and token.isascii() and len(token) < 10:
@@ -26,9 +27,9 @@ def parse_show(value: str) -> Show:
         else:
             raise ValueError(
                 N_(
-                    "--show: {token!r} is not understood; expected final, every, none, or entry "
+                    "--show: {token} is not understood; expected final, every, none, or entry "
                     "numbers such as 0,12,final (0 is the start)",
-                    token=token,
+                    token=quoted(written.strip()),  # as written, escaped and cut
                 )
             )
     return which

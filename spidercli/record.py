@@ -10,6 +10,11 @@ same moves on the same lines, shifted by the lines the block gained or lost); if
 the log is not recorded and the file is left as it was. The file is replaced atomically. A log
 with a refused action is not recorded: an ``expect`` block cannot pin an illegal game, and
 recording one would hide the refusal.
+
+The file written is the file read: its path is resolved once, before it is read (a symbolic link
+pointed elsewhere meanwhile changes nothing), and just before the rename it must still be that
+file (device, inode, size, modification time) with the same bytes (their SHA-256, read again):
+an edit saved while ``record`` ran is kept, and the log is not recorded (exit status 2).
 """
 
 from __future__ import annotations
@@ -23,8 +28,9 @@ from spidercli.files import (
     MAX_LOG_BYTES,
     STDIN,
     STDIN_NAME,
+    Changed,
     Unreadable,
-    read_limited,
+    read_to_rewrite,
     write_atomic,
 )
 from spidercli.logwriter import expect_lines
@@ -195,7 +201,7 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
             path=STDIN_NAME,
         )
     try:
-        raw = read_limited(path, max_bytes)
+        raw, snapshot = read_to_rewrite(path, max_bytes)  # the path resolved once, here
     except Unreadable as err:
         raise LogError(err.message, path=path) from err
     log = parse_log(decode(raw, path), path)  # LogError names the file (and line)
@@ -220,7 +226,10 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
     new = marks + edit.new
     changed = new.encode("utf-8") != raw
     if changed:
-        write_atomic(path, new)
+        try:
+            write_atomic(path, new, unchanged=snapshot)
+        except Changed as err:  # saved by someone else meanwhile: theirs stays
+            raise _refuse(path, err.message) from err
     return Recorded(path, changed, values)
 
 

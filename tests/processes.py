@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import time
 from pathlib import Path
+
+import pytest
 
 
 def children(pid: int) -> list[int]:
@@ -37,3 +41,42 @@ def slow_folder(root: Path, pairs: int, copies: int) -> Path:
     for i in range(1, copies):
         os.link(first, folder / f"{i:03}.yaml")
     return folder
+
+
+def run_guarded(
+    args: list[str],
+    guard: float,
+    *,
+    cwd: Path | None = None,
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``args`` (in a process group of its own) to its end, its output decoded; a run that
+    has not ended after ``guard`` seconds is killed with everything it started, and the test
+    fails saying so (a guard against a hang, not a speed test)."""
+    proc = subprocess.Popen(
+        args,
+        stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(stdin, timeout=guard)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        shown = " ".join(a if len(a) < 80 else a[:60] + "..." for a in args[:6])
+        pytest.fail(f"hung: still running after {guard} s: {shown} (stdout ends {out[-300:]!r})")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return subprocess.CompletedProcess(
+        args,
+        proc.returncode,
+        out.decode("utf-8", "surrogateescape"),
+        err.decode("utf-8", "surrogateescape"),
+    )

@@ -446,6 +446,100 @@ def test_show_past_the_last_entry_is_an_input_error() -> None:
     assert as_json.exit_code == 2 and "entry 99" in json.loads(as_json.stdout)["error"]["message"]
 
 
+def test_an_svg_of_a_position_there_is_not_gives_the_json_error_with_json(tmp_path: Path) -> None:
+    """`replay --json --svg F --show N`: an N the replay never reaches is an input error like any
+    other, with the JSON error object on stdout (it was said on stderr only)."""
+    log = "fixtures/batch/b-illegal.yaml"  # refused at entry 2: no position after it
+    result = run("replay", log, "--json", "--svg", str(tmp_path / "x.svg"), "--show", "3")
+    assert result.exit_code == 2
+    message = "--show 3: the replay stopped at entry 2 (refused); there is no position after it"
+    assert json.loads(result.stdout) == {"error": {"message": message, "line": None}}
+    assert result.stderr == f"spidercli: error: {message}\n"
+    assert not (tmp_path / "x.svg").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "fixtures/example-spider-1suit-117.yaml", "--json", "--show", "3"],
+        ["deal", "SP2-S1C-AAAAABD", "--json"],
+    ],
+    ids=["replay", "deal"],
+)
+def test_an_svg_that_cannot_be_written_gives_the_json_error_with_json(
+    tmp_path: Path, args: list[str]
+) -> None:
+    out = tmp_path / "no-such-folder" / "x.svg"
+    result = run(*args, "--svg", str(out))
+    assert result.exit_code == 2
+    message = f"{out}: cannot be written: No such file or directory"
+    assert json.loads(result.stdout) == {"error": {"message": message, "line": None}}
+    assert result.stderr == f"spidercli: error: {message}\n"
+
+
+# A value as a stranger may pass it: a terminal escape, bidirectional controls, line breaks, and
+# more text than any message should hold.
+HOSTILE_VALUE = "a\x1b[2Jb\u202ec\u2066d\u2028e\nf\x7f" + "x" * 5_000
+EXAMPLE_LOG = "fixtures/example-spider-1suit-117.yaml"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", EXAMPLE_LOG, "--" + HOSTILE_VALUE],  # no such option
+        ["replay", EXAMPLE_LOG, HOSTILE_VALUE],  # an extra argument
+        [HOSTILE_VALUE],  # no such command
+        ["import", HOSTILE_VALUE],
+        ["import", "kpat", "save.xml", "--" + HOSTILE_VALUE],
+        ["replay", EXAMPLE_LOG, "--on-illegal", HOSTILE_VALUE],  # not one of the choices
+        ["verify", EXAMPLE_LOG, "--format", HOSTILE_VALUE],
+        ["tournament", EXAMPLE_LOG, "-f", HOSTILE_VALUE],
+        ["verify", EXAMPLE_LOG, "--jobs", HOSTILE_VALUE],  # not a whole number
+        ["solve", "SP1-S1C-AAAAAAD", "--timeout", HOSTILE_VALUE],
+        ["replay", EXAMPLE_LOG, "--lang", HOSTILE_VALUE],  # our check, Typer's message
+        ["replay", EXAMPLE_LOG, "--show", HOSTILE_VALUE],  # our message
+        ["replay", EXAMPLE_LOG, "--show", "0," + HOSTILE_VALUE],
+    ],
+    ids=[
+        "unknown option",
+        "extra argument",
+        "unknown command",
+        "unknown subcommand",
+        "unknown option of a subcommand",
+        "choice",
+        "verify format",
+        "tournament format",
+        "integer",
+        "number",
+        "lang",
+        "show",
+        "show, second token",
+    ],
+)
+def test_a_hostile_option_value_is_escaped_and_cut_in_the_error(args: list[str]) -> None:
+    """Typer's own errors about options, arguments and commands show the user's text as every
+    message of spidercli does: escaped (nothing a terminal would act on, no line break of the
+    user's), and cut to a few hundred characters."""
+    result = run(*args)
+    assert result.exit_code == 2
+    text = result.stderr
+    assert all(ch.isprintable() or ch == "\n" for ch in text), repr(text[:300])
+    error = [line for line in text.splitlines() if "rror: " in line]
+    assert len(error) == 1, text[:500]
+    assert len(error[0]) < 700
+    if "x" * 10 in error[0]:  # the value is echoed (not by "is not a valid integer"): escaped
+        assert "\\x1b[2J" in error[0] and "\\u202e" in error[0] and "\\u2066" in error[0]
+        assert "more characters)" in error[0]
+    assert "Traceback" not in text
+
+
+def test_a_group_without_its_command_shows_its_help_as_written() -> None:
+    result = run("import")
+    assert result.exit_code == 2
+    assert "\nCommands:\n  kpat  Import a KDE KPatience" in result.stderr
+    assert "\\x0a" not in result.stderr
+
+
 TEXT_REPORTS = sorted(FIXTURES.glob("*.yaml")) + sorted((FIXTURES / "illegal").glob("*.yaml"))
 
 

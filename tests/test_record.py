@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -351,3 +352,130 @@ def test_record_keeps_a_byte_order_mark(tmp_path: Path) -> None:
     data = log.read_bytes()
     assert data.startswith(b"\xef\xbb\xbfgame: SD1-S1-AAAABIW\nexpect:\n  result: open\n")
     assert run("replay", str(log)).exit_code == 0
+
+
+# ------------------------------------------------------------ changes made while record runs
+#
+# Between reading a log and replacing it, record replays it and checks its edit: another program
+# may act on the file meanwhile. The hook below does so deterministically, just before record's
+# own check of its edit (the last step before the file is replaced).
+
+
+def _meanwhile(monkeypatch: pytest.MonkeyPatch, act: Any) -> None:
+    """Run ``act()`` while record is between reading the log and replacing it."""
+    real = record_module.check
+
+    def check_after_act(old: str, edit: Edit, values: dict[str, object], path: str) -> None:
+        act()
+        real(old, edit, values, path)
+
+    monkeypatch.setattr(record_module, "check", check_after_act)
+
+
+def _point(link: Path, target: Path) -> None:
+    """Point the symbolic link ``link`` at ``target``, in one rename."""
+    fresh = link.with_name(link.name + ".new")
+    fresh.symlink_to(target)
+    os.replace(fresh, link)
+
+
+def test_a_link_pointed_elsewhere_meanwhile_changes_nothing_but_the_file_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The path is resolved once: the log read (ann's, through the link) is the log written;
+    bob's log, which the link points at by the time the file is replaced, is left alone."""
+    ann, bob = tmp_path / "ann.yaml", tmp_path / "bob.yaml"
+    ann.write_text(f"{GAME}\nplayer: ann\nmoves: [7>1]\n")
+    bob.write_text(f"{GAME}\nplayer: bob\nmoves: [7>1, 1>7]\n")
+    theirs = bob.read_bytes()
+    link = tmp_path / "current.yaml"
+    link.symlink_to(ann)
+    _meanwhile(monkeypatch, lambda: _point(link, bob))
+    result = runner.invoke(app, ["record", str(link)])
+    assert result.exit_code == 0, result.output
+    assert ann.read_text() == f"{GAME}\nplayer: ann\n" + EXPECT.format(nl="\n") + "moves: [7>1]\n"
+    assert bob.read_bytes() == theirs
+    assert link.is_symlink() and link.resolve() == bob
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ann.yaml", "bob.yaml", "current.yaml"]
+
+
+def _append(log: Path) -> None:
+    with log.open("a") as handle:
+        handle.write("# a note saved meanwhile\n")
+
+
+def _same_size_same_time(log: Path) -> None:
+    """An edit that keeps the size and the modification time (a file system that counts time
+    coarsely, or a program that sets it back): only the bytes tell."""
+    info = log.stat()
+    log.write_bytes(log.read_bytes().replace(b"ann", b"amy"))
+    os.utime(log, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert log.stat().st_size == info.st_size and log.stat().st_mtime_ns == info.st_mtime_ns
+
+
+def _saved_by_rename(log: Path) -> None:
+    """An editor's save: a new file renamed over the old one (the same bytes, another file)."""
+    fresh = log.with_name("editor.tmp")
+    fresh.write_bytes(log.read_bytes())
+    os.replace(fresh, log)
+
+
+def _removed(log: Path) -> None:
+    log.unlink()
+
+
+def _replaced_by_a_link(log: Path) -> None:
+    _point(log, log.with_name("bob.yaml"))
+
+
+@pytest.mark.parametrize(
+    ("act", "why"),
+    [
+        (_append, "changed by another program"),
+        (_same_size_same_time, "changed by another program"),
+        (_saved_by_rename, "replaced by another file"),
+        (_removed, "removed or renamed"),
+        (_replaced_by_a_link, "replaced by another file"),
+    ],
+    ids=["appended", "same-size-same-time", "saved-by-rename", "removed", "replaced-by-a-link"],
+)
+def test_a_change_made_meanwhile_is_kept_and_the_log_not_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, act: Any, why: str
+) -> None:
+    log, bob = tmp_path / "ann.yaml", tmp_path / "bob.yaml"
+    log.write_text(f"{GAME}\nplayer: ann\nmoves: [7>1]\n")
+    bob.write_text(f"{GAME}\nplayer: bob\nmoves: [7>1, 1>7]\n")
+    theirs = bob.read_bytes()
+    after: dict[str, bytes | None] = {}
+
+    def act_and_note() -> None:
+        act(log)
+        after["log"] = log.read_bytes() if log.exists() or log.is_symlink() else None
+
+    _meanwhile(monkeypatch, act_and_note)
+    result = runner.invoke(app, ["record", str(log)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"spidercli: error: {log}: cannot be recorded in place: it was {why} while it was being "
+        "recorded; the file is left as it was\n"
+    )
+    assert result.stdout == ""
+    now = log.read_bytes() if log.exists() or log.is_symlink() else None
+    assert now == after["log"]  # what the other program left, as it left it
+    assert bob.read_bytes() == theirs
+    assert not list(tmp_path.glob(".*.tmp"))  # no temporary file left behind
+
+
+def test_a_change_meanwhile_to_one_log_costs_only_that_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    for log in (first, second):
+        log.write_text(f"{GAME}\nmoves: [7>1]\n")
+    acts: list[Callable[[], None]] = [lambda: _append(first), lambda: None]
+    _meanwhile(monkeypatch, lambda: acts.pop(0)())
+    result = runner.invoke(app, ["record", str(first), str(second)])
+    assert result.exit_code == 2
+    assert first.read_text() == f"{GAME}\nmoves: [7>1]\n# a note saved meanwhile\n"
+    assert second.read_text() == f"{GAME}\n" + EXPECT.format(nl="\n") + "moves: [7>1]\n"
+    assert result.stdout.startswith("recorded  ")
