@@ -36,7 +36,6 @@ PYSOL_LC_BELOW = 32000  # a plain number below this is dealt by LCRandom31, from
 
 # PySolFC's suit numbers (pysollib/util.py: clubs, spades, hearts, diamonds).
 PYSOL_CLUBS, PYSOL_SPADES, PYSOL_HEARTS, PYSOL_DIAMONDS = 0, 1, 2, 3
-PYSOL_SUIT_LETTERS = "CSHD"
 
 # The games' suit slots (GameInfo ``suits``): 1 suit is "Spider (1 Suit)" (game 269), 2 suits
 # "Spider (2 Suits)" (270), 4 suits "Spider" (11).
@@ -45,7 +44,6 @@ PYSOL_SUIT_SLOTS: dict[int, tuple[int, ...]] = {
     2: (PYSOL_CLUBS, PYSOL_CLUBS, PYSOL_HEARTS, PYSOL_HEARTS),
     4: (PYSOL_CLUBS, PYSOL_SPADES, PYSOL_HEARTS, PYSOL_DIAMONDS),
 }
-PYSOL_GAMES = {1: "Spider (1 Suit)", 2: "Spider (2 Suits)", 4: "Spider"}
 
 # spidercli's suit index (S H D C) for PySolFC's suit in a game of 1, 2 or 4 suits: clubs are
 # spades in spidercli's 1- and 2-suit decks.
