@@ -1,20 +1,24 @@
-"""Game codes: spidercli's own (``SP2-S1C-AAAAABD``, deal algorithm S1) and KDE KPatience's
-numbered Spider deals (``KP2-17``, dealt by ``spidercli.kpatdeal``)."""
+"""Game codes: spidercli's own (``SP2-S1C-AAAAABD``, deal algorithm S1) and other apps' numbered
+Spider deals: KDE KPatience's (``KP2-17``, dealt by ``spidercli.kpatdeal``) and PySolFC's
+(``PS4-14934``, ``PS4-MS40000``, dealt by ``spidercli.pysoldeal``)."""
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from spidercli.cards import cards_str, make_card
 from spidercli.kpatdeal import KPAT_MAX_DEAL, kpat_cards
 from spidercli.messages import N_, ascii_note, quoted
+from spidercli.pysoldeal import PYSOL_LC_BELOW, PYSOL_MAX_MS, PYSOL_MAX_NUMBER, pysol_cards
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 _CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
 _KP_RE = re.compile(r"KP([0-9])-([0-9]+)")
+_PS_RE = re.compile(r"PS([0-9])-(MS)?([0-9]+)")
 _MASK = (1 << 64) - 1
 _BLANKS = " \t\r\n"  # ASCII blanks only
 
@@ -25,8 +29,10 @@ class CodeError(ValueError):
 
 @dataclass(frozen=True)
 class GameCode:
-    """A parsed code. ``algorithm`` is ``S1`` (``seed`` the 7 letters' value) or ``KP`` (a KPat
-    Spider deal, ``seed`` its deal number; always the classic move rule)."""
+    """A parsed code. ``algorithm`` is ``S1`` (``seed`` the 7 letters' value), or names an app's
+    numbered deals (``seed`` the number; always Spider, always the classic move rule): ``KP``
+    KPat's, ``PS`` PySol's plain game numbers, ``PSMS`` PySol's ``ms`` numbers from 32000 on
+    (below 32000 an ``ms`` number is the plain number's game, and its code is ``PS``)."""
 
     game: GameKind
     suits: int
@@ -36,8 +42,9 @@ class GameCode:
 
     @cached_property  # each report names it: worked out once per code
     def canonical(self) -> str:
-        if self.algorithm == "KP":
-            return f"KP{self.suits}-{self.seed}"
+        numbered = _NUMBERED.get(self.algorithm)
+        if numbered is not None:
+            return f"{numbered.prefix}{self.suits}-{numbered.before_number}{self.seed}"
         if self.game is SPIDER:
             rule = "P" if self.permissive else "C"
         else:
@@ -62,8 +69,9 @@ def parse_code(text: str) -> GameCode:
         raise CodeError(N_("a game code must be text, not {type}", type=type(text).__name__))
     # ASCII first: str.upper() maps some other letters to ASCII ones (U+017F to S, U+0131 to I).
     upper = text.strip(_BLANKS).upper() if text.isascii() else ""
-    if upper.startswith("KP"):
-        return _parse_kpat(text.strip(_BLANKS), upper)
+    numbered = _PARSERS.get(upper[:2])
+    if numbered is not None:
+        return numbered(text.strip(_BLANKS), upper)
     m = _CODE_RE.fullmatch(upper) if upper else None
     if m is None:
         raise CodeError(
@@ -85,6 +93,38 @@ def parse_code(text: str) -> GameCode:
     return GameCode(game, n_suits, permissive, seed)
 
 
+def _numbered_suits(text: str, prefix: str, digit: str) -> int:
+    """The suit count of an app's numbered deal (``KP``, ``PS``): 1, 2 or 4."""
+    suits = int(digit)
+    if suits not in (1, 2, 4):
+        raise CodeError(
+            N_(
+                "{code} is not a game code: {prefix} codes take 1, 2 or 4 suits, not {suits}",
+                code=quoted(text),
+                prefix=prefix,
+                suits=suits,
+            )
+        )
+    return suits
+
+
+def _number(digits: str, last: int) -> int | None:
+    """A deal number without its leading zeros, or None when it is 0 or above ``last``: a
+    number too long to be in range is never converted."""
+    digits = digits.lstrip("0")
+    if not digits or len(digits) > len(str(last)) or int(digits) > last:
+        return None
+    return int(digits)
+
+
+def _shown(digits: str, last: int) -> str:
+    """A number as an error message quotes it: leading zeros dropped, one two digits longer than
+    ``last`` cut short."""
+    digits = digits.lstrip("0")
+    keep = len(str(last)) + 2
+    return digits[:keep] + "..." if len(digits) > keep else digits or "0"
+
+
 def _parse_kpat(text: str, upper: str) -> GameCode:
     """``KP<suits>-<number>``: KPat's Spider deal ``number`` (1 to 2^31-1; leading zeros are
     dropped) with 1, 2 or 4 suits."""
@@ -98,33 +138,79 @@ def _parse_kpat(text: str, upper: str) -> GameCode:
                 last=KPAT_MAX_DEAL,
             )
         )
-    suits, digits = int(m.group(1)), m.group(2).lstrip("0")
-    if suits == 3:
+    if m.group(1) == "3":
         raise CodeError(
             N_(
                 "{code}: KPat's 3-suit Spider has no spidercli deck; KP codes take 1, 2 or 4 suits",
                 code=quoted(text),
             )
         )
-    if suits not in (1, 2, 4):
-        raise CodeError(
-            N_(
-                "{code} is not a game code: KP codes take 1, 2 or 4 suits, not {suits}",
-                code=quoted(text),
-                suits=suits,
-            )
-        )
-    if not digits or len(digits) > 10 or int(digits) > KPAT_MAX_DEAL:
-        shown = digits[:12] + "..." if len(digits) > 12 else digits or "0"
+    suits = _numbered_suits(text, "KP", m.group(1))
+    number = _number(m.group(2), KPAT_MAX_DEAL)
+    if number is None:
         raise CodeError(
             N_(
                 "{code}: deal number {number} is out of range; KPat numbers its deals 1 to {last}",
                 code=quoted(text),
-                number=shown,
+                number=_shown(m.group(2), KPAT_MAX_DEAL),
                 last=KPAT_MAX_DEAL,
             )
         )
-    return GameCode(SPIDER, suits, False, int(digits), "KP")
+    return GameCode(SPIDER, suits, False, number, "KP")
+
+
+def _parse_pysol(text: str, upper: str) -> GameCode:
+    """``PS<suits>-<number>`` or ``PS<suits>-MS<number>``: PySol's Spider game ``number``
+    (1 to 10^20, or ms1 to ms2^33-1; leading zeros are dropped) with 1, 2 or 4 suits."""
+    m = _PS_RE.fullmatch(upper)
+    if m is None:
+        raise CodeError(
+            N_(
+                "{code} is not a game code: a PySol deal is PS, the suit count 1, 2 or 4, '-' "
+                "and PySol's game number, 1 to {last} or ms1 to ms{ms_last}, as in PS4-14934",
+                code=quoted(text),
+                last=PYSOL_MAX_NUMBER,
+                ms_last=PYSOL_MAX_MS,
+            )
+        )
+    suits = _numbered_suits(text, "PS", m.group(1))
+    ms = m.group(2) is not None
+    last = PYSOL_MAX_MS if ms else PYSOL_MAX_NUMBER
+    number = _number(m.group(3), last)
+    if number is None:
+        raise CodeError(
+            N_(
+                "{code}: game number {number} is out of range; PySol numbers its games "
+                "1 to {last} and ms1 to ms{ms_last}",
+                code=quoted(text),
+                number=("ms" if ms else "") + _shown(m.group(3), last),
+                last=PYSOL_MAX_NUMBER,
+                ms_last=PYSOL_MAX_MS,
+            )
+        )
+    # Below 32000 PySol deals a plain number with the ms numbers' generator: one game, one code.
+    algorithm = "PSMS" if ms and number >= PYSOL_LC_BELOW else "PS"
+    return GameCode(SPIDER, suits, False, number, algorithm)
+
+
+_PARSERS: dict[str, Callable[[str, str], GameCode]] = {"KP": _parse_kpat, "PS": _parse_pysol}
+
+
+@dataclass(frozen=True)
+class _Numbered:
+    """An app's numbered Spider deals: the code's form and the app's deal."""
+
+    app: str  # the app's name
+    prefix: str  # the code's letters before the suit count
+    before_number: str  # what the canonical code writes before the number
+    cards: Callable[[int, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]]
+
+
+_NUMBERED: dict[str, _Numbered] = {
+    "KP": _Numbered("KPat", "KP", "", kpat_cards),
+    "PS": _Numbered("PySol", "PS", "", pysol_cards),
+    "PSMS": _Numbered("PySol", "PS", "MS", lambda number, suits: pysol_cards(number, suits, True)),
+}
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -144,8 +230,9 @@ def ordered_deck(game: GameKind, suits: int) -> list[int]:
 
 def shuffled_deck(code: GameCode) -> list[int]:
     """Steps 1-3: the ordered deck, Fisher-Yates shuffled from the end by SplitMix64."""
-    if code.algorithm != "S1":
-        raise ValueError(f"{code.canonical} is a KPat deal: deal_layout deals it, not S1")
+    numbered = _NUMBERED.get(code.algorithm)
+    if numbered is not None:
+        raise ValueError(f"{code.canonical} is a {numbered.app} deal: deal_layout deals it, not S1")
     deck = ordered_deck(code.game, code.suits)
     state = code.seed
     for i in range(len(deck) - 1, 0, -1):
@@ -166,10 +253,10 @@ class Layout:
 
 def deal_layout(code: GameCode) -> Layout:
     """Steps 4-5: deal the shuffled deck row by row into the columns; the rest is the stock.
-    A KP code is dealt the way KPat deals it instead."""
-    if code.algorithm == "KP":
-        kp_columns, kp_stock = kpat_cards(code.seed, code.suits)
-        return Layout(code.game, kp_columns, kp_stock)
+    An app's numbered deal (KP, PS) is dealt the way that app deals it instead."""
+    numbered = _NUMBERED.get(code.algorithm)
+    if numbered is not None:
+        return Layout(code.game, *numbered.cards(code.seed, code.suits))
     deck = shuffled_deck(code)
     sizes = code.game.column_sizes
     columns: list[list[int]] = [[] for _ in sizes]

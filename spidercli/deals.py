@@ -13,10 +13,14 @@ import yaml
 from spidercli.cards import SPELLINGS, card_str, card_words, parse_card
 from spidercli.codes import Layout, Setup, ordered_deck
 from spidercli.messages import N_, Nn_, Text, ascii_note, message_of, prefixed, quoted
+from spidercli.pysoldeal import PYSOL_COLUMN_SIZES
 from spidercli.rules import GAMES, GameKind
 from spidercli.yamlreader import STR_TAG, Checker, LogError, kind_of, line_of
 
 DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
+# Column sizes other than the game's own that an explicit deal may have: PySol deals Spider's six
+# cards to columns 1, 4, 7 and 10, so a PS code's cards can be written out too.
+OTHER_COLUMN_SIZES: dict[str, tuple[tuple[int, ...], ...]] = {"spider": (PYSOL_COLUMN_SIZES,)}
 MOVE_RULES = ("classic", "permissive")
 
 _CARD_SEPARATORS = re.compile(r"[ \t\r\n,]+")
@@ -139,23 +143,31 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
         )
     columns = []
     placed: list[tuple[int, int]] = []
+    # The game's column sizes, or another way an app deals them (PySol's Spider), while the
+    # columns read so far fit it; a deal that fits none is told the game's own sizes.
+    others = list(OTHER_COLUMN_SIZES.get(game.name, ()))
+    misfit: tuple[yaml.Node, int, int] | None = None  # the first column off the game's sizes
     for i, (col_node, size) in enumerate(zip(cols_node.value, game.column_sizes, strict=True)):
         cards = _cards(c, col_node, N_("deal.columns, column {column}", column=i + 1))
-        if len(cards) != size:
+        others = [sizes for sizes in others if sizes[i] == len(cards)]
+        if misfit is None and len(cards) != size:
+            misfit = (col_node, i, len(cards))
+        if misfit is not None and not others:
+            node, column, n = misfit
             raise c.fail(
                 Nn_(
                     "deal.columns, column {column} has {n} card; {game} deals {size} to it "
                     "({game}'s columns hold {sizes})",
                     "deal.columns, column {column} has {n} cards; {game} deals {size} to it "
                     "({game}'s columns hold {sizes})",
-                    len(cards),
-                    column=i + 1,
-                    n=len(cards),
+                    n,
+                    column=column + 1,
+                    n=n,
                     game=game.title,
-                    size=size,
+                    size=game.column_sizes[column],
                     sizes=", ".join(map(str, game.column_sizes)),
                 ),
-                col_node,
+                node,
             )
         columns.append(tuple(card for card, _ in cards))
         placed.extend(cards)

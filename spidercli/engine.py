@@ -235,7 +235,7 @@ class Game:
 
     @classmethod
     def from_code(cls, code: GameCode, rules: Ruleset) -> Game:
-        """The starting position the code deals (deal algorithm S1)."""
+        """The starting position the code deals (S1, or the app's own deal for KP and PS)."""
         return cls.from_layout(
             deal_layout(code), rules, suits=code.suits, permissive=code.permissive
         )

@@ -18,9 +18,13 @@ def _ci(word: str) -> str:
     return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
 
 
-# spidercli's codes, or KPat's deals KP<suits>-<number> (the number's range, 1 to 2^31-1, is
-# checked by replay: a pattern can only bound its digits).
-CODE_PATTERN = r"^\s*([Ss][PpDd][124]-[Ss]1[CcPp]?-[A-Za-z]{7}|[Kk][Pp][124]-0*[1-9][0-9]{0,9})\s*$"
+# spidercli's codes, KPat's deals KP<suits>-<number> and PySol's PS<suits>-<number> or
+# PS<suits>-ms<number> (the numbers' ranges, 1 to 2^31-1, 1 to 10^20 and ms1 to ms2^33-1, are
+# checked by replay: a pattern can only bound their digits).
+CODE_PATTERN = (
+    r"^\s*([Ss][PpDd][124]-[Ss]1[CcPp]?-[A-Za-z]{7}|[Kk][Pp][124]-0*[1-9][0-9]{0,9}"
+    r"|[Pp][Ss][124]-(0*[1-9][0-9]{0,20}|[Mm][Ss]0*[1-9][0-9]{0,9}))\s*$"
+)
 _N = r"\s*[0-9]+\s*"
 ACTION_PATTERN = (
     rf"^\s*(({_N}>{_N}(:{_N})?)|{_ci('deal')}|{_ci('undo')}|{_ci('finish')}"
@@ -53,8 +57,8 @@ def log_schema() -> dict[str, Any]:
         "properties": {
             "game": {
                 "description": (
-                    "A game code, e.g. SP1-S1C-AAAAAAD or SD2-S1-AAAAABD, or a KPat deal "
-                    "such as KP2-17."
+                    "A game code, e.g. SP1-S1C-AAAAAAD or SD2-S1-AAAAABD, a KPat deal "
+                    "such as KP2-17, or a PySol game such as PS4-14934."
                 ),
                 "type": "string",
                 "pattern": CODE_PATTERN,

@@ -340,8 +340,12 @@ def random_game(rng: random.Random) -> tuple[str, str | None, list[str]]:
         suits = rng.choice([1, 2, 4])
         rule = rng.choice(["C", "P"]) if prefix == "SP" else rng.choice(["", "P"])
         code = f"{prefix}{suits}-S1{rule}-{seed_letters(rng.randrange(26**7))}"
-        if rng.random() < 0.1:
+        roll = rng.random()
+        if roll < 0.1:
             code = f"KP{suits}-{rng.randrange(1, 2**31)}"
+        elif roll < 0.2:
+            number = rng.choice([rng.randrange(1, 32000), rng.randrange(32000, 10**20 + 1)])
+            code = f"PS{suits}-{rng.choice(['', 'ms'])}{number % 2**33 or 1}"
         rules_name = rng.choice([None, *RULE_NAMES])
         deal = Setup.from_code(parse_code(code))
         rules = RULESETS[rules_name or "classic"]
@@ -969,9 +973,13 @@ def _plain_value(rng: random.Random) -> str:
 
 
 def _code_text(rng: random.Random) -> str:
-    prefix = rng.choice(["SP", "SD", "KP", "sp", "Sd", "kp"]) + rng.choice("1234") + "-"
+    prefix = rng.choice(["SP", "SD", "KP", "PS", "sp", "Sd", "kp", "pS"]) + rng.choice("1234") + "-"
     if prefix[:2].upper() == "KP":
         return prefix + rng.choice(["17", "0017", "1", "0", "2147483647", "2147483648"])
+    if prefix[:2].upper() == "PS":
+        return prefix + rng.choice(
+            ["14934", "0001", "0", "ms40000", "MS0", "00000000000000032000", "1" + "0" * 20]
+        )
     rule = rng.choice(["S1C", "S1P", "S1", "s1c", "S1X"])
     letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZab") for _ in range(rng.choice([7, 6])))
     return f"{prefix}{rule}-{letters}"
