@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from spidercli.errors import IllegalLogError
 from spidercli.files import (
     MAX_LOG_BYTES,
     STDIN,
@@ -28,7 +29,7 @@ from spidercli.files import (
     write_atomic,
 )
 from spidercli.logwriter import expect_lines
-from spidercli.messages import N_, located
+from spidercli.messages import N_
 from spidercli.movelog import parse_log
 from spidercli.replay import choose_rules, replay
 from spidercli.yamlreader import LogError, compose, decode
@@ -36,13 +37,16 @@ from spidercli.yamlreader import LogError, compose, decode
 
 @dataclass(frozen=True)
 class Recorded:
+    """A log recorded in place: its ``path``, whether the file ``changed``, and the ``expect``
+    figures written (``result``, ``moves``, ``score``, ``runs``)."""
+
     path: str
     changed: bool
     expect: dict[str, object]
 
 
-class NotRecorded(ValueError):
-    """The log replays with a refused action (exit status 1)."""
+class NotRecorded(IllegalLogError):
+    """The log replays with a refused action: it is not recorded (exit status 1)."""
 
 
 _FLOW = N_("its top level is in flow style ({{...}}): write it in block style to record it")
@@ -186,28 +190,16 @@ def check(old: str, edit: Edit, values: dict[str, object], path: str) -> None:
         raise _refuse(path, N_("the new 'expect' block would not read back as written"))
 
 
-def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
-    """Replay ``path`` and write its ``expect`` block (``LogError`` for bad input, ``NotRecorded``
-    when an action is refused)."""
-    if path == STDIN:
-        raise LogError(
-            N_("record rewrites files in place: standard input cannot be recorded"),
-            path=STDIN_NAME,
-        )
-    try:
-        raw = read_limited(path, max_bytes)
-    except Unreadable as err:
-        raise LogError(err.message, path=path) from err
+def recorded(raw: bytes, path: str = "<log>") -> tuple[str, dict[str, object]]:
+    """The text of the log whose bytes are ``raw`` with its ``expect`` block written from its
+    replay, and the figures written; no file is touched (``LogError`` for bad input,
+    ``NotRecorded`` when an action is refused)."""
     log = parse_log(decode(raw, path), path)  # LogError names the file (and line)
     report = replay(log, rules=choose_rules(log))
     if report.illegal:
         first = report.illegal[0]
         raise NotRecorded(
-            located(
-                path,
-                first.entry.line,
-                first.refused(N_("not recorded")),
-            )
+            first.refused(N_("not recorded")), path=path, line=first.entry.line, report=report
         )
     values = report.figures()
     full = raw.decode("utf-8")
@@ -217,11 +209,26 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
     marks = full[: len(full) - len(body)]
     edit = rewrite(body, values, path)
     check(body, edit, values, path)
-    new = marks + edit.new
+    return marks + edit.new, values
+
+
+def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
+    """Replay ``path`` and write its ``expect`` block (``LogError`` for bad input, ``NotRecorded``
+    when an action is refused, ``OSError`` when the file cannot be replaced)."""
+    if path == STDIN:
+        raise LogError(
+            N_("record rewrites files in place: standard input cannot be recorded"),
+            path=STDIN_NAME,
+        )
+    try:
+        raw = read_limited(path, max_bytes)
+    except Unreadable as err:
+        raise LogError(err.message, path=path) from err
+    new, values = recorded(raw, path)
     changed = new.encode("utf-8") != raw
     if changed:
         write_atomic(path, new)
     return Recorded(path, changed, values)
 
 
-__all__ = ["Edit", "NotRecorded", "Recorded", "check", "record", "rewrite"]
+__all__ = ["Edit", "NotRecorded", "Recorded", "check", "record", "recorded", "rewrite"]
