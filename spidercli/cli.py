@@ -786,19 +786,34 @@ def import_kpat(
 
 
 @app.command()
-def schema() -> None:
+def schema(
+    report: Annotated[
+        bool, typer.Option("--report", help="The schema of replay --json's report instead.")
+    ] = False,
+    records: Annotated[
+        bool,
+        typer.Option("--verify", help="The schema of verify's JSON records (json, jsonl) instead."),
+    ] = False,
+    lang: LangOption = None,
+) -> None:
     """Print a JSON Schema of the move log format (for editors).
 
+    With --report, of replay --json's report; with --verify, of a record of
+    verify --format jsonl (or json).
+
     \b
-    Example:
+    Examples:
       spidercli schema > spidercli-log.schema.json
+      spidercli schema --report > spidercli-report.schema.json
 
     \b
-    Exit status: 0.
+    Exit status: 0; 2 both --report and --verify.
     """
-    from spidercli.schema import log_schema
+    if report and records:
+        _fail(_N("--report and --verify: give one of them, not both"), None, False)
+    from spidercli.schema import log_schema, report_schema, verify_schema
 
-    _dump(log_schema())
+    _dump(report_schema() if report else verify_schema() if records else log_schema())
 
 
 @app.callback(invoke_without_command=True)
