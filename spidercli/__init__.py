@@ -17,10 +17,8 @@ each app's house rules as values, ``engine`` plays actions, ``actions`` parses a
 and boards, ``api`` is the front door and ``cli`` the thin Typer layer on top of it.
 """
 
-from __future__ import annotations
-
-import sys
-import types
+import sys as _sys
+import types as _types
 
 __version__ = "0.2.0"
 
@@ -128,32 +126,35 @@ if TYPE_CHECKING:
     from spidercli.tournament import TournamentResult as TournamentResult
 
 
-def __getattr__(name: str) -> object:
-    """A public name, imported from its module on first use (PEP 562)."""
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module 'spidercli' has no attribute {name!r}")
-    from importlib import import_module
+if not TYPE_CHECKING:  # at run time only: a type checker still flags a name that is not here
 
-    value = getattr(import_module(module), name)
-    globals()[name] = value  # found here from now on, without this function
-    return value
+    def __getattr__(name: str) -> object:
+        """A public name, imported from its module on first use (PEP 562)."""
+        module = _PUBLIC.get(name)
+        if module is None:
+            raise AttributeError(f"module 'spidercli' has no attribute {name!r}")
+        from importlib import import_module
+
+        value = getattr(import_module(module), name)
+        globals()[name] = value  # found here from now on, without this function
+        return value
 
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-class _Package(types.ModuleType):
+class _Package(_types.ModuleType):
     """The package, whose public names a submodule never hides: importing
     ``spidercli/replay.py`` (the module) would otherwise bind ``spidercli.replay`` to it, in
     place of the function ``spidercli.replay``. Code inside imports from the modules by name
     (``from spidercli.replay import Report``), never through the package's attributes."""
 
     def __setattr__(self, name: str, value: object) -> None:
-        if name in _PUBLIC and isinstance(value, types.ModuleType):
+        if name in _PUBLIC and isinstance(value, _types.ModuleType):
             return
         super().__setattr__(name, value)
 
 
-sys.modules[__name__].__class__ = _Package
+_sys.modules[__name__].__class__ = _Package
+del TYPE_CHECKING

@@ -321,15 +321,16 @@ def verify_schema() -> dict[str, Any]:
         "title": f"spidercli verify record (spidercli {__version__})",
         "description": "One log's verdict: a line of verify --format jsonl, an item of "
         "verify --format json's array ($defs/records).",
-        "oneOf": [{"$ref": "#/$defs/replayed"}, {"$ref": "#/$defs/unusable"}],
+        "$ref": "#/$defs/record",
         "$defs": {
             **_report_defs(),
+            "record": {"oneOf": [{"$ref": "#/$defs/replayed"}, {"$ref": "#/$defs/unusable"}]},
             "replayed": replayed,
             "unusable": unusable,
             "records": {
                 "description": "verify --format json: an array of records.",
                 "type": "array",
-                "items": {"$ref": "#"},
+                "items": {"$ref": "#/$defs/record"},
             },
         },
     }
