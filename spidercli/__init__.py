@@ -56,7 +56,7 @@ _PUBLIC: dict[str, str] = {
     "KPatImport": "spidercli.kpat",
     # errors
     "InputError": "spidercli.errors",
-    "IllegalLogError": "spidercli.errors",
+    "IllegalLogError": "spidercli.replay",
 }
 
 __all__ = [
@@ -107,7 +107,6 @@ if TYPE_CHECKING:
     from spidercli.api import verify as verify
     from spidercli.batch import Replayed as Replayed
     from spidercli.batch import Verdict as Verdict
-    from spidercli.errors import IllegalLogError as IllegalLogError
     from spidercli.errors import InputError as InputError
     from spidercli.judge import Judgement as Judgement
     from spidercli.kpat import KPatImport as KPatImport
@@ -118,6 +117,7 @@ if TYPE_CHECKING:
     from spidercli.replay import Board as Board
     from spidercli.replay import Column as Column
     from spidercli.replay import Illegal as Illegal
+    from spidercli.replay import IllegalLogError as IllegalLogError
     from spidercli.replay import Mismatch as Mismatch
     from spidercli.replay import Report as Report
     from spidercli.solution import Hint as Hint

@@ -213,7 +213,7 @@ def hint(log: MoveLog, *, rules: str | None = None, timeout: float = 5.0) -> Hin
     ``IllegalLogError`` when the log has a refused action (there is no position to give a hint
     for); ``InputError`` for a ruleset as ``replay``.
     """
-    from spidercli.errors import IllegalLogError
+    from spidercli.replay import IllegalLogError
     from spidercli.solution import hint as best
     from spidercli.solving import no_hint_message
 

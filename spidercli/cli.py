@@ -499,7 +499,7 @@ def hint(
     2 unusable input.
     """
     from spidercli import api
-    from spidercli.errors import IllegalLogError
+    from spidercli.replay import IllegalLogError
 
     parsed = _load(log, rules, as_json, max_log_bytes)[0]  # the ruleset is checked here too
     try:
@@ -703,9 +703,9 @@ def record(
     recorded); 2 a log is unusable.
     """
     from spidercli import api
-    from spidercli.errors import IllegalLogError
     from spidercli.i18n import _
     from spidercli.messages import N_, located, message_of, said, shown_path
+    from spidercli.replay import IllegalLogError
 
     status = 0
     for path in logs:

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import yaml
 
-from spidercli.errors import IllegalLogError
 from spidercli.files import (
     MAX_LOG_BYTES,
     STDIN,
@@ -31,7 +30,7 @@ from spidercli.files import (
 from spidercli.logwriter import expect_lines
 from spidercli.messages import N_
 from spidercli.movelog import parse_log
-from spidercli.replay import choose_rules, replay
+from spidercli.replay import IllegalLogError, choose_rules, replay
 from spidercli.yamlreader import LogError, compose, decode
 
 

@@ -14,7 +14,7 @@ from spidercli.cards import SUITS, card_str
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
-from spidercli.messages import N_, message_of, shown
+from spidercli.messages import N_, located, message_of, said, shown
 from spidercli.movelog import Entry, MoveLog
 from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
 
@@ -31,6 +31,37 @@ STATUSES = (VALID, ILLEGAL, EXPECT_FAILED, INVALID_INPUT)
 
 class RulesError(InputError):
     """The ruleset asked for cannot play this game (an input error: exit status 2)."""
+
+
+class IllegalLogError(ValueError):
+    """A log with a refused action, where a legal game is needed (a hint, an ``expect`` block
+    to record): ``path`` and ``line`` point at the refused entry, ``report`` is the replay
+    (``report.illegal[0]`` the refusal), ``exit_status`` is 1, the command line's."""
+
+    exit_status = 1  # as replay's for a refused action
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        report: Report | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.report = report
+
+    def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return self.message
+        return located(self.path, self.line, self.message)
+
+    def said(self) -> str:
+        """``str(self)`` in the language in use."""
+        return said(str(self))
 
 
 @dataclass(frozen=True)
