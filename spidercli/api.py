@@ -21,7 +21,7 @@ table; the command calls it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Literal
 
 from spidercli.files import MAX_LOG_BYTES
@@ -238,7 +238,7 @@ def verify(
     max_bytes: int = MAX_LOG_BYTES,
     html_dir: StrPath | None = None,
     with_json: bool = True,
-) -> Iterator[Verdict]:
+) -> Generator[Verdict, None, None]:
     """Verify the logs ``paths`` lead to, as ``spidercli verify`` does: a ``Verdict`` for each,
     lazily and in order; one bad file never stops the rest.
 

@@ -459,7 +459,7 @@ def verdicts(
     want_json: bool = True,
     max_bytes: int | None = None,
     html_dir: str | None = None,
-) -> Iterator[Verdict]:
+) -> Generator[Verdict, None, None]:
     """``verify``: the logs ``paths`` lead to (``find_logs``), verified by ``verify_all``. An
     unknown ruleset, or paths that lead to no log, raise ``InputError`` here, before any log is
     verified; ``paths`` is read as far as the first log, the rest as the verdicts are taken."""

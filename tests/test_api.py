@@ -314,6 +314,16 @@ def test_verify_is_lazy(tmp_path: Path, jobs: int) -> None:
     assert [first.file, *(v.file for v in verdicts)] == paths
 
 
+def test_verify_closed_early_leaves_no_worker(tmp_path: Path) -> None:
+    verdicts = spidercli.verify(["fixtures"], jobs=2, html_dir=tmp_path)
+    first = next(verdicts)
+    assert first.status == "invalid-input" and first.page is not None
+    assert (tmp_path / first.page).is_file()  # the page of a log that is not valid
+    verdicts.close()
+    with pytest.raises(ChildProcessError):  # every worker ended and waited for
+        os.waitpid(-1, os.WNOHANG)
+
+
 def test_verify_without_json_records() -> None:
     verdicts = list(spidercli.verify(["fixtures/batch"], with_json=False))
     assert [v.status for v in verdicts][:4] == [
