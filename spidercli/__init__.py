@@ -1,9 +1,160 @@
 """spidercli: replay, verify and score games of Spider Solitaire and Spiderette.
 
-The package is layered: ``cards`` and ``codes`` know cards and deals, ``rules`` holds each app's
-house rules as values, ``engine`` plays actions, ``actions`` parses action strings, ``movelog``
-reads YAML logs, ``replay`` runs a log through the engine, ``render`` draws reports and boards, and
-``cli`` is the thin Typer layer on top.
+The public API (``docs/api.md``) is the names in ``__all__``: the functions of
+``spidercli.api`` (what each command does, as a call) and the types they take and return.
+Everything else is internal. Each name is imported when first used (PEP 562), so that
+``import spidercli`` loads nothing but this file::
+
+    import spidercli
+
+    log = spidercli.read_log("game.yaml")
+    report = spidercli.replay(log)
+    report.status, report.to_json()
+
+Inside, the package is layered: ``cards`` and ``codes`` know cards and deals, ``rules`` holds
+each app's house rules as values, ``engine`` plays actions, ``actions`` parses action strings,
+``movelog`` reads YAML logs, ``replay`` runs a log through the engine, ``render`` draws reports
+and boards, ``api`` is the front door and ``cli`` the thin Typer layer on top of it.
 """
 
+import sys as _sys
+import types as _types
+
 __version__ = "0.2.0"
+
+# Each public name and the module it lives in, imported on first use.
+_PUBLIC: dict[str, str] = {
+    # functions: spidercli/api.py
+    "read_log": "spidercli.api",
+    "parse_log": "spidercli.api",
+    "replay": "spidercli.api",
+    "deal": "spidercli.api",
+    "hint": "spidercli.api",
+    "verify": "spidercli.api",
+    "standings": "spidercli.api",
+    "duel": "spidercli.api",
+    "record_text": "spidercli.api",
+    "record_file": "spidercli.api",
+    "import_kpat": "spidercli.api",
+    # what they take and return
+    "MoveLog": "spidercli.movelog",
+    "Entry": "spidercli.movelog",
+    "Expect": "spidercli.movelog",
+    "Report": "spidercli.replay",
+    "Illegal": "spidercli.replay",
+    "Mismatch": "spidercli.replay",
+    "Board": "spidercli.replay",
+    "Column": "spidercli.replay",
+    "Verdict": "spidercli.batch",
+    "Replayed": "spidercli.batch",
+    "Hint": "spidercli.solution",
+    "TournamentResult": "spidercli.tournament",
+    "Standing": "spidercli.tournament",
+    "Submission": "spidercli.tournament",
+    "Judgement": "spidercli.judge",
+    "Recorded": "spidercli.record",
+    "KPatImport": "spidercli.kpat",
+    # errors
+    "InputError": "spidercli.errors",
+    "IllegalLogError": "spidercli.replay",
+}
+
+__all__ = [
+    "Board",
+    "Column",
+    "Entry",
+    "Expect",
+    "Hint",
+    "Illegal",
+    "IllegalLogError",
+    "InputError",
+    "Judgement",
+    "KPatImport",
+    "Mismatch",
+    "MoveLog",
+    "Recorded",
+    "Replayed",
+    "Report",
+    "Standing",
+    "Submission",
+    "TournamentResult",
+    "Verdict",
+    "deal",
+    "duel",
+    "hint",
+    "import_kpat",
+    "parse_log",
+    "read_log",
+    "record_file",
+    "record_text",
+    "replay",
+    "standings",
+    "verify",
+]
+
+TYPE_CHECKING = False  # typing is not imported: type checkers read the names below
+if TYPE_CHECKING:
+    from spidercli.api import deal as deal
+    from spidercli.api import duel as duel
+    from spidercli.api import hint as hint
+    from spidercli.api import import_kpat as import_kpat
+    from spidercli.api import parse_log as parse_log
+    from spidercli.api import read_log as read_log
+    from spidercli.api import record_file as record_file
+    from spidercli.api import record_text as record_text
+    from spidercli.api import replay as replay
+    from spidercli.api import standings as standings
+    from spidercli.api import verify as verify
+    from spidercli.batch import Replayed as Replayed
+    from spidercli.batch import Verdict as Verdict
+    from spidercli.errors import InputError as InputError
+    from spidercli.judge import Judgement as Judgement
+    from spidercli.kpat import KPatImport as KPatImport
+    from spidercli.movelog import Entry as Entry
+    from spidercli.movelog import Expect as Expect
+    from spidercli.movelog import MoveLog as MoveLog
+    from spidercli.record import Recorded as Recorded
+    from spidercli.replay import Board as Board
+    from spidercli.replay import Column as Column
+    from spidercli.replay import Illegal as Illegal
+    from spidercli.replay import IllegalLogError as IllegalLogError
+    from spidercli.replay import Mismatch as Mismatch
+    from spidercli.replay import Report as Report
+    from spidercli.solution import Hint as Hint
+    from spidercli.tournament import Standing as Standing
+    from spidercli.tournament import Submission as Submission
+    from spidercli.tournament import TournamentResult as TournamentResult
+
+
+if not TYPE_CHECKING:  # at run time only: a type checker still flags a name that is not here
+
+    def __getattr__(name: str) -> object:
+        """A public name, imported from its module on first use (PEP 562)."""
+        module = _PUBLIC.get(name)
+        if module is None:
+            raise AttributeError(f"module 'spidercli' has no attribute {name!r}")
+        from importlib import import_module
+
+        value = getattr(import_module(module), name)
+        globals()[name] = value  # found here from now on, without this function
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(_types.ModuleType):
+    """The package, whose public names a submodule never hides: importing
+    ``spidercli/replay.py`` (the module) would otherwise bind ``spidercli.replay`` to it, in
+    place of the function ``spidercli.replay``. Code inside imports from the modules by name
+    (``from spidercli.replay import Report``), never through the package's attributes."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _PUBLIC and isinstance(value, _types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
+del TYPE_CHECKING

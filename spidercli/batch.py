@@ -13,6 +13,7 @@ import functools
 import gc
 import glob
 import heapq
+import itertools
 import json
 import os
 import pickle
@@ -26,10 +27,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import IO
+from typing import IO, Any
 
+from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
-from spidercli.messages import N_, Joined, error_json, located, said, shown, shown_path
+from spidercli.messages import N_, Joined, error_json, located, quoted, said, shown, shown_path
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
 
 FORMATS = ("table", "json", "jsonl", "csv", "junit", "github", "concise")
@@ -55,7 +57,9 @@ CSV_FIELDS = (
 
 @dataclass(frozen=True, slots=True)
 class Replayed:
-    """What the replay of a usable log established, as the formats print it."""
+    """What the replay of a usable log established, as the formats print it: the ``game`` code
+    (None for a written-out deal), ``deal_id``, ``rules``, ``player``, ``result``, ``moves``,
+    ``score``, ``runs``, ``deals_left`` and ``actions`` (entries applied)."""
 
     game: str | None  # the game code; None for a log that writes its deal out
     deal_id: str
@@ -71,7 +75,12 @@ class Replayed:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """One log's verification, as a worker sends it back."""
+    """One log's verification, as a worker sends it back: the ``file`` as found, its
+    ``status`` (``valid``, ``illegal``, ``expect-failed`` or ``invalid-input``), what its replay
+    established (``replayed``, None for unusable input), the first refused action's ``rule``,
+    the ``line`` the ``message`` points at, the ``message`` saying why the log is not valid,
+    the HTML ``page`` written for it (with ``html_dir``) and the ``seconds`` it took.
+    ``to_json()`` is its line of ``verify --format jsonl``."""
 
     file: str
     status: str
@@ -82,6 +91,15 @@ class Verdict:
     json: str | None = None  # the JSON record (report + file + status), when the format needs it
     page: str | None = None  # the HTML page's file name, with --html-dir for a non-valid log
     seconds: float = 0.0  # the time the worker took for this log (JUnit's ``time``)
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict's record: ``json.loads`` of its line of ``verify --format jsonl`` (the
+        report with ``file`` and ``status`` first, or ``file``, ``status`` and ``error`` for
+        unusable input). ``ValueError`` when it was made without (``with_json=False``)."""
+        if self.json is None:
+            raise ValueError("this verdict was made without its JSON record (with_json=False)")
+        record: dict[str, Any] = json.loads(utf8_safe(self.json))
+        return record
 
     def csv_values(self) -> tuple[object, ...]:
         """The ``CSV_FIELDS`` values, in order (None where one does not apply)."""
@@ -424,6 +442,52 @@ def verify_all(
         if main:
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL if children is None else children)
+
+
+def no_logs(paths: Iterable[str]) -> InputError:
+    """The error of paths that lead to no log."""
+    return InputError(
+        N_("no logs found in {paths} (files *.yaml or *.yml)", paths=", ".join(paths))
+    )
+
+
+def verdicts(
+    paths: Iterable[str],
+    *,
+    rules: str | None = None,
+    jobs: int = 1,
+    want_json: bool = True,
+    max_bytes: int | None = None,
+    html_dir: str | None = None,
+) -> Generator[Verdict, None, None]:
+    """``verify``: the logs ``paths`` lead to (``find_logs``), verified by ``verify_all``. An
+    unknown ruleset, or paths that lead to no log, raise ``InputError`` here, before any log is
+    verified; ``paths`` is read as far as the first log, the rest as the verdicts are taken."""
+    from spidercli.rules import lookup_ruleset, unknown_ruleset
+
+    if rules is not None and lookup_ruleset(rules) is None:
+        raise InputError(unknown_ruleset("--rules", quoted(rules)))
+    given: list[str] | None = []  # the paths, kept only until a log is found (for the error)
+
+    def noted() -> Iterator[str]:
+        for path in paths:
+            if given is not None:
+                given.append(path)
+            yield path
+
+    found = find_logs(noted())
+    first = next(found, None)
+    if first is None:
+        raise no_logs(given or [])
+    given = None
+    return verify_all(
+        itertools.chain([first], found),
+        rules=rules,
+        jobs=jobs,
+        want_json=want_json,
+        max_bytes=max_bytes,
+        html_dir=html_dir,
+    )
 
 
 # ------------------------------------------------------------------------------ the workers
@@ -1041,40 +1105,31 @@ WRITERS: dict[str, Callable[[IO[str]], Writer]] = {
 }
 
 
-def run_batch(
-    paths: Iterable[str],
+def write_verdicts(
+    verdicts: Iterable[Verdict],
     out: IO[str],
     *,
     fmt: str = "table",
-    rules: str | None = None,
-    jobs: int = 1,
     tick: Callable[[Verdict], None] | None = None,
     html_dir: str | None = None,
     quiet: bool = False,
-    max_bytes: int | None = None,
 ) -> Tally:
-    """Verify ``paths`` and write every verdict to ``out``; return the tally. With
-    ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there
-    (``OutputError`` when the index cannot be written).
-    ``quiet`` leaves valid logs out of the listing (JUnit aside: a test report lists every
-    test)."""
+    """Write every verdict to ``out`` as it comes, in the format ``fmt``; return the tally.
+    With ``html_dir`` (the folder the verdicts' pages are in), an index of the pages goes there
+    too (``OutputError`` when the index cannot be written). ``quiet`` leaves valid logs out of
+    the listing (JUnit aside: a test report lists every test). A verdict iterator that can be
+    closed (``verdicts``) is closed on the way out: an exception here ends the workers at once."""
     writer = WRITERS[fmt](out)
     tally = Tally.new()
-    want_json = fmt in ("json", "jsonl")
     index = None
     if html_dir is not None:
         from spidercli.html import PageIndex
 
         index = PageIndex(html_dir)
-    verdicts = verify_all(
-        paths,
-        rules=rules,
-        jobs=jobs,
-        want_json=want_json,
-        max_bytes=max_bytes,
-        html_dir=html_dir,
-    )
-    with contextlib.closing(verdicts):  # an exception here ends the workers at once
+    with contextlib.ExitStack() as stack:
+        close = getattr(verdicts, "close", None)
+        if close is not None:
+            stack.callback(close)
         for verdict in verdicts:
             tally.counts[verdict.status] += 1
             if not (quiet and verdict.status == VALID and fmt != "junit"):
@@ -1094,6 +1149,39 @@ def run_batch(
     return tally
 
 
+def wants_json(fmt: str) -> bool:
+    """Whether the format ``fmt`` writes each verdict's JSON record."""
+    return fmt in ("json", "jsonl")
+
+
+def run_batch(
+    paths: Iterable[str],
+    out: IO[str],
+    *,
+    fmt: str = "table",
+    rules: str | None = None,
+    jobs: int = 1,
+    tick: Callable[[Verdict], None] | None = None,
+    html_dir: str | None = None,
+    quiet: bool = False,
+    max_bytes: int | None = None,
+) -> Tally:
+    """Verify ``paths`` and write every verdict to ``out``; return the tally. With
+    ``html_dir`` (an existing folder), each non-valid log's HTML page and an index go there
+    (``OutputError`` when the index cannot be written).
+    ``quiet`` leaves valid logs out of the listing (JUnit aside: a test report lists every
+    test)."""
+    found = verify_all(
+        paths,
+        rules=rules,
+        jobs=jobs,
+        want_json=wants_json(fmt),
+        max_bytes=max_bytes,
+        html_dir=html_dir,
+    )
+    return write_verdicts(found, out, fmt=fmt, tick=tick, html_dir=html_dir, quiet=quiet)
+
+
 __all__ = [
     "FORMATS",
     "STATUSES",
@@ -1101,8 +1189,12 @@ __all__ = [
     "Verdict",
     "csv_row",
     "find_logs",
+    "no_logs",
     "run_batch",
     "utf8_safe",
+    "verdicts",
     "verify_one",
+    "wants_json",
+    "write_verdicts",
     "xml_safe",
 ]

@@ -185,10 +185,6 @@ def _N(msgid: str, /, **fields: Any) -> str:  # messages.N_, imported only when 
     return N_(msgid, **fields)
 
 
-def _no_logs_text(paths: list[str]) -> str:
-    return _N("no logs found in {paths} (files *.yaml or *.yml)", paths=", ".join(paths))
-
-
 def _message_of(err: Exception) -> str:
     from spidercli.messages import message_of  # a Text stays one: said in --lang on stderr
 
@@ -210,11 +206,11 @@ def _load(
     log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES
 ) -> tuple[MoveLog, Ruleset]:
     """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
-    from spidercli.movelog import load_log
+    from spidercli import api
     from spidercli.replay import choose_rules
 
     try:
-        parsed = load_log(log, max_bytes)
+        parsed = api.read_log(log, max_bytes=max_bytes)
         return parsed, choose_rules(parsed, rules)  # RulesError is an InputError
     except InputError as err:
         _unusable(err, as_json)
@@ -274,8 +270,8 @@ def replay(
     Exit status: 0 valid; 1 a refused action or an unmet expect;
     2 unusable input (file, YAML, game code, action, option).
     """
+    from spidercli import api
     from spidercli.options import check_show, parse_show
-    from spidercli.replay import replay as run_replay
 
     try:
         which = parse_show(show)
@@ -299,7 +295,7 @@ def replay(
 
     if as_json:
         recorder = _recorder(None) if pictures else None
-        report = run_replay(parsed, rules=ruleset, on_illegal=on_illegal.value, visitor=recorder)
+        report = api.replay(parsed, rules, on_illegal.value, visitor=recorder)
         _pictures(report, recorder, html_file, svg_file, which, as_json)
         _dump(report.to_json())
         raise typer.Exit(report.exit_code)
@@ -310,9 +306,7 @@ def replay(
     sys.stdout.write(report_head(parsed, ruleset))  # the boards follow as they come
     snaps = Snapshots(which, style, words=describe, write=sys.stdout.write)
     recorder = _recorder(snaps) if pictures else None
-    report = run_replay(
-        parsed, rules=ruleset, on_illegal=on_illegal.value, visitor=recorder or snaps
-    )
+    report = api.replay(parsed, rules, on_illegal.value, visitor=recorder or snaps)
     _pictures(report, recorder, html_file, svg_file, which, False)
     sys.stdout.write(report_tail(report, style))
     raise typer.Exit(report.exit_code)
@@ -368,13 +362,13 @@ def duel(
     Exit status: 0 both logs valid; 1 either has a refused action or an
     unmet expect (it loses); 2 unusable input.
     """
-    from spidercli.judge import duel_text, judge
-    from spidercli.movelog import load_log
+    from spidercli import api
+    from spidercli.judge import duel_text
 
     try:
-        a = load_log(log_a, max_log_bytes)
-        b = load_log(log_b, max_log_bytes)
-        verdict = judge(a, b)
+        a = api.read_log(log_a, max_bytes=max_log_bytes)
+        b = api.read_log(log_b, max_bytes=max_log_bytes)
+        verdict = api.duel(a, b)
     except InputError as err:  # DuelError is one
         _unusable(err, as_json)
     if as_json:
@@ -406,15 +400,13 @@ def deal(
     \b
     Exit status: 0 shown; 2 not a game code.
     """
-    from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.engine import Game
-    from spidercli.rules import CLASSIC
+    from spidercli import api
 
     try:
-        parsed = Setup.from_code(parse_code(code))
-    except CodeError as err:
-        _fail(_message_of(err), None, as_json)
-    game = Game.from_setup(parsed, CLASSIC)
+        board = api.deal(code)
+    except InputError as err:
+        _unusable(err, as_json)
+    parsed, game = board.setup, board.position
     if svg_file is not None:
         from spidercli.i18n import _
         from spidercli.messages import said
@@ -428,10 +420,7 @@ def deal(
         )
         _write(svg_file, picture, as_json)
     if as_json:
-        from spidercli.replay import state_json
-
-        # The contract's state object, with the deal's code and deal_id added in front.
-        _dump({"game": parsed.name, "deal_id": parsed.deal_id, **state_json(game)})
+        _dump(board.to_json())  # the contract's state object, the code and deal_id in front
         return
     from spidercli.render import Style, deal_text
 
@@ -554,22 +543,20 @@ def hint(
     Exit status: 0 a hint (or "no move"); 1 the log has a refused action;
     2 unusable input.
     """
-    from spidercli.replay import replay as run_replay
-    from spidercli.solution import hint as find_hint
+    from spidercli import api
+    from spidercli.replay import IllegalLogError
 
-    parsed, ruleset = _load(log, rules, as_json, max_log_bytes)
-    report = run_replay(parsed, rules=ruleset)
-    if report.illegal:
-        bad = report.illegal[0]
-        from spidercli.messages import error_json, located, said
-        from spidercli.solving import no_hint_message
+    parsed = _load(log, rules, as_json, max_log_bytes)[0]  # the ruleset is checked here too
+    try:
+        found = api.hint(parsed, rules=rules, timeout=timeout)
+    except IllegalLogError as err:
+        from spidercli.messages import error_json, said
 
-        message = located(parsed.path, bad.entry.line, no_hint_message(bad, report.game))
+        message = str(err)
         if as_json:
-            _dump(error_json(message, bad.entry.line))
+            _dump(error_json(message, err.line))
         print(f"spidercli: {said(message)}", file=sys.stderr)
-        raise typer.Exit(1)
-    found = find_hint(report.game, timeout=timeout)
+        raise typer.Exit(err.exit_status) from None
     if as_json:
         _dump(found.to_json())
         return
@@ -591,10 +578,6 @@ class Format(str, Enum):
     junit = "junit"
     github = "github"
     concise = "concise"
-
-
-def _no_logs(paths: list[str]) -> NoReturn:
-    _fail(_no_logs_text(paths), None, False)
 
 
 @app.command()
@@ -641,26 +624,27 @@ def verify(
     Exit status: 0 all valid; 1 any illegal or failing its expect;
     2 any unusable, or no logs found.
     """
-    from itertools import chain
+    from spidercli import api
+    from spidercli.batch import find_logs, wants_json, write_verdicts
 
-    from spidercli.batch import find_logs, run_batch
-    from spidercli.messages import quoted
-    from spidercli.rules import lookup_ruleset, unknown_ruleset
-
-    if rules is not None and lookup_ruleset(rules) is None:
-        _fail(unknown_ruleset("--rules", quoted(rules)), None, False)
-    found = iter(find_logs(paths))
-    first = next(found, None)
-    if first is None:
-        _no_logs(paths)
-    files = chain([first], found)
+    workers = jobs or os.cpu_count() or 1
+    try:
+        verdicts = api.verify(
+            paths,
+            rules=rules,
+            jobs=workers,
+            max_bytes=max_log_bytes,
+            html_dir=html_dir,
+            with_json=wants_json(fmt.value),
+        )
+    except InputError as err:  # an unknown ruleset, no logs
+        _unusable(err, False)
     if html_dir is not None:
         try:
             os.makedirs(html_dir, exist_ok=True)
         except OSError as err:
             why = _N("cannot be created: {reason}", reason=err.strerror or str(err))
             _fail(_N("--html-dir {dir}: {why}", dir=html_dir, why=why), None, False)
-    workers = jobs or os.cpu_count() or 1
     tick = None
     bar = None
     if sys.stderr.isatty():
@@ -674,16 +658,8 @@ def verify(
             bar.advance(bar.task_ids[0])
 
     try:
-        tally = run_batch(
-            files,
-            sys.stdout,
-            fmt=fmt.value,
-            rules=rules,
-            jobs=workers,
-            tick=tick,
-            html_dir=html_dir,
-            quiet=quiet,
-            max_bytes=max_log_bytes,
+        tally = write_verdicts(
+            verdicts, sys.stdout, fmt=fmt.value, tick=tick, html_dir=html_dir, quiet=quiet
         )
     except OutputError as err:  # the index of --html-dir, JUnit's temporary file
         _fail(err.message, None, False, err.exit_status)
@@ -736,30 +712,14 @@ def tournament(
     Exit status: 0 standings; 2 an unusable manifest, a path that does not
     exist, or no logs found.
     """
-    import glob
-
-    from spidercli.batch import find_logs
-    from spidercli.tournament import load_manifest, standings, standings_csv, standings_text
+    from spidercli import api
+    from spidercli.tournament import standings_csv, standings_text
 
     as_json = fmt is StandingsFormat.json
-    for path in paths:  # a submission folder that is not there is the organiser's mistake
-        if not os.path.exists(path) and not (glob.has_magic(path) and glob.glob(path)):
-            _fail(_N("{path}: no such file or directory", path=path), None, as_json)
-    plan = None
-    if manifest is not None:
-        try:
-            plan = load_manifest(manifest)
-        except InputError as err:
-            _unusable(err, as_json)
-    files = list(find_logs(paths))
-    if manifest is not None:  # the manifest may sit in the folder of logs
-        from pathlib import Path
-
-        skip = Path(manifest).resolve()
-        files = [f for f in files if Path(f).resolve() != skip]
-    if not files:
-        _fail(_no_logs_text(paths), None, as_json)
-    outcome = standings(files, plan, jobs=jobs or os.cpu_count() or 1)
+    try:
+        outcome = api.standings(paths, manifest, jobs=jobs or os.cpu_count() or 1)
+    except InputError as err:  # a path not there, an unusable manifest, no logs
+        _unusable(err, as_json)
     if fmt is StandingsFormat.json:
         _dump(outcome.to_json())
     elif fmt is StandingsFormat.csv:
@@ -790,16 +750,16 @@ def record(
     Exit status: 0 all recorded; 1 a log has a refused action (not
     recorded); 2 a log is unusable.
     """
+    from spidercli import api
     from spidercli.i18n import _
     from spidercli.messages import N_, located, message_of, said, shown_path
-    from spidercli.record import NotRecorded
-    from spidercli.record import record as record_one
+    from spidercli.replay import IllegalLogError
 
     status = 0
     for path in logs:
         try:
-            done = record_one(path, max_log_bytes)
-        except NotRecorded as err:
+            done = api.record_file(path, max_bytes=max_log_bytes)
+        except IllegalLogError as err:  # not recorded
             print(f"spidercli: {said(message_of(err))}", file=sys.stderr)
             status = max(status, 1)
             continue
@@ -853,17 +813,17 @@ def import_kpat(
     Exit status: 0 imported; 2 a save that is not KPat's Spider, corrupt,
     or refused.
     """
+    from spidercli import api
     from spidercli.i18n import ngettext
-    from spidercli.kpat import import_save
     from spidercli.messages import said
 
     try:
-        imported = import_save(save)
+        imported = api.import_kpat(save)
     except InputError as err:  # SaveError is one
         _unusable(err, False)
     if imported.warning:
         print(f"spidercli: warning: {_shown_path(save)}: {said(imported.warning)}", file=sys.stderr)
-    text = imported.log_text()
+    text = imported.log_text
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()  # written before it is said to be
@@ -875,19 +835,34 @@ def import_kpat(
 
 
 @app.command()
-def schema() -> None:
+def schema(
+    report: Annotated[
+        bool, typer.Option("--report", help="The schema of replay --json's report instead.")
+    ] = False,
+    records: Annotated[
+        bool,
+        typer.Option("--verify", help="The schema of verify's JSON records (json, jsonl) instead."),
+    ] = False,
+    lang: LangOption = None,
+) -> None:
     """Print a JSON Schema of the move log format (for editors).
 
+    With --report, of replay --json's report; with --verify, of a record of
+    verify --format jsonl (or json).
+
     \b
-    Example:
+    Examples:
       spidercli schema > spidercli-log.schema.json
+      spidercli schema --report > spidercli-report.schema.json
 
     \b
-    Exit status: 0.
+    Exit status: 0; 2 both --report and --verify.
     """
-    from spidercli.schema import log_schema
+    if report and records:
+        _fail(_N("--report and --verify: give one of them, not both"), None, False)
+    from spidercli.schema import log_schema, report_schema, verify_schema
 
-    _dump(log_schema())
+    _dump(report_schema() if report else verify_schema() if records else log_schema())
 
 
 @app.callback(invoke_without_command=True)

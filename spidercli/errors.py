@@ -1,12 +1,14 @@
 """Input that cannot be used, as one family of exceptions the command line catches at once.
 
-An ``InputError`` carries its message, the file and line it points at (when one applies) and the
-exit status the command ends with (2: the input is unusable). ``str(err)`` is the message a person
-reads: ``path:line: message``, in English (JSON and every machine format carry it); when the
-message is a ``messages.Text`` (made with ``N_``), ``said()`` is the same error in the language
-of ``--lang``. The log reader's errors (``LogError``), a ruleset that cannot play
-the game, two logs that cannot be judged together and a KPat save that cannot be imported are all
-``InputError``s.
+An ``InputError`` is input that cannot be used: it carries its message, the file and line it
+points at (when one applies) and the exit status the command ends with (2). ``str(err)`` is the
+message a person reads: ``path:line: message`` (the message alone when no file or line
+applies), in English (JSON and every machine format carry it); when the message is a
+``messages.Text`` (made with ``N_``), ``said()`` is the same error in the language of ``--lang``.
+The log reader's errors (``LogError``), a ruleset that cannot play the game, two logs that cannot
+be judged together and a KPat save that cannot be imported are all ``InputError``s.
+(A usable log with a refused action, where a legal game is needed, is ``replay.IllegalLogError``:
+exit status 1, as for any illegal log.)
 
 ``OutputError`` is the other kind the command line reports without a traceback: output that cannot
 be written (a full disk, a read-only folder), exit status 2 as well.
@@ -20,7 +22,8 @@ INPUT_ERROR_STATUS = 2  # the exit status of unusable input
 
 
 class InputError(ValueError):
-    """Input that cannot be used: ``line`` is 1-based, or None when no line applies."""
+    """Input that cannot be used: ``path`` is the file it points at and ``line`` its 1-based
+    line, each None when none applies; ``exit_status`` is 2, the command line's."""
 
     exit_status = INPUT_ERROR_STATUS
 
@@ -31,6 +34,8 @@ class InputError(ValueError):
         self.line = line
 
     def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return self.message
         return located(self.path, self.line, self.message)
 
     def said(self) -> str:

@@ -77,6 +77,11 @@ def _too_big(limit: int, size: str) -> Unreadable:
     )
 
 
+def too_big(limit: int, size: int) -> Unreadable:
+    """Why a log of ``size`` bytes is not read: more than ``limit``."""
+    return _too_big(limit, Nn_("{n:,} byte", "{n:,} bytes", size, n=size))
+
+
 def read_limited(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file (or of standard input for ``-``), at most ``limit`` of them;
     ``Unreadable`` otherwise."""
@@ -155,7 +160,7 @@ def _read_regular(path: str | Path, limit: int) -> tuple[bytes, os.stat_result]:
         if not stat.S_ISREG(info.st_mode):
             raise Unreadable(_not_regular(info.st_mode))
         if info.st_size > limit:
-            raise _too_big(limit, Nn_("{n:,} byte", "{n:,} bytes", info.st_size, n=info.st_size))
+            raise too_big(limit, info.st_size)
         chunks = []
         left = limit + 1  # one byte more than allowed: a file that grew is caught too
         while left > 0:
@@ -295,5 +300,6 @@ __all__ = [
     "Unreadable",
     "read_limited",
     "read_to_rewrite",
+    "too_big",
     "write_atomic",
 ]

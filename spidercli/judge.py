@@ -25,15 +25,22 @@ class DuelError(InputError):
 
 @dataclass(frozen=True)
 class Judgement:
+    """A duel judged (``duel``): both logs' ``reports`` under duel rules (A, then B), the
+    ``winner`` (0 for A, 1 for B, None for a draw) and the ``reason``, in words;
+    ``exit_code`` is ``duel``'s (1 when either log fails verification). ``to_json()`` is
+    ``duel --json``'s object."""
+
     reports: tuple[Report, Report]
     winner: int | None  # 0 for A, 1 for B, None for a draw
     reason: str
 
     @property
     def exit_code(self) -> int:
+        """``duel``'s exit status: 0 when both logs are valid, else 1."""
         return max(r.exit_code for r in self.reports)
 
     def to_json(self) -> dict[str, Any]:
+        """``duel --json``'s object."""
         players = []
         for side, report in zip("AB", self.reports, strict=True):
             players.append(

@@ -21,6 +21,7 @@ import re
 import xml.sax
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import defusedxml
 import defusedxml.sax
@@ -33,6 +34,9 @@ from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_
 from spidercli.logwriter import format_log
 from spidercli.messages import N_, Text
 from spidercli.rules import KPAT, SPIDER
+
+if TYPE_CHECKING:
+    from spidercli.movelog import MoveLog
 
 MAX_SAVE_BYTES = 4 * 1024 * 1024  # a long KPat Spider save is under 100 KiB
 MAX_ELEMENTS = 200_000  # more elements than a save this size can honestly hold
@@ -118,13 +122,21 @@ def _clip(text: str) -> str:
     return text if len(text) <= 64 else text[:60] + "..."
 
 
-def read_xml(path: str | Path) -> Element:
-    """The save's root element; ``SaveError`` for a file that is missing, too large, not XML, or
-    hostile (entity declarations, external references)."""
-    name = str(path)
+SAVE_NAME = "<save>"  # what messages call a save given as bytes, unless told its name
+
+
+def _source_name(source: str | Path | bytes, name: str | None) -> str:
+    """What messages call the save: ``name`` when given, else its path (``<save>`` for bytes)."""
+    if name is not None:
+        return name
+    return SAVE_NAME if isinstance(source, bytes) else str(source)
+
+
+def _read_file(path: str | Path, name: str) -> bytes:
+    """At most ``MAX_SAVE_BYTES + 1`` bytes of the file (one more: a bigger file is told)."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_SAVE_BYTES + 1)
+            return handle.read(MAX_SAVE_BYTES + 1)
     except IsADirectoryError as err:
         raise SaveError(N_("is a directory, not a KPat save"), path=name) from err
     except FileNotFoundError as err:
@@ -133,6 +145,14 @@ def read_xml(path: str | Path) -> Element:
         raise SaveError(
             N_("cannot be read: {reason}", reason=err.strerror or str(err)), path=name
         ) from err
+
+
+def read_xml(source: str | Path | bytes, name: str | None = None) -> Element:
+    """The save's root element, from its path or its bytes (``name``: what messages call it);
+    ``SaveError`` for a file that is missing, too large, not XML, or hostile (entity
+    declarations, external references)."""
+    name = _source_name(source, name)
+    data = source if isinstance(source, bytes) else _read_file(source, name)
     if len(data) > MAX_SAVE_BYTES:
         raise SaveError(
             N_(
@@ -276,10 +296,11 @@ class _Reader:
         return value if value is not None and 1 <= value <= KPAT_MAX_DEAL else None
 
 
-def read_save(path: str | Path) -> KPatSave:
-    """Read a KPat save (either format) into its positions; ``SaveError`` for anything else."""
-    name = str(path)
-    root = read_xml(path)
+def read_save(source: str | Path | bytes, name: str | None = None) -> KPatSave:
+    """Read a KPat save (either format: its path, or its bytes called ``name``) into its
+    positions; ``SaveError`` for anything else."""
+    name = _source_name(source, name)
+    root = read_xml(source, name)
     if root.name == "kpat-game":
         return _read_game(name, root)
     if root.name == "dealer":
@@ -724,13 +745,18 @@ def starting_setup(save: KPatSave) -> tuple[Setup, str | None]:
 
 
 @dataclass(frozen=True)
-class Imported:
+class KPatImport:
+    """A KPat save turned into a move log: the ``actions`` (log text, in order), a ``warning``
+    when the save's deal could not be checked (else None), and ``log_text``, the log itself."""
+
     save: KPatSave
     setup: Setup
     actions: tuple[str, ...]
     warning: str | None
 
+    @property
     def log_text(self) -> str:
+        """The move log, as ``spidercli import kpat`` writes it (``kpat`` rules)."""
         s = self.save
         kind = "older-format save" if s.legacy else "saved game"
         steps = (
@@ -745,10 +771,18 @@ class Imported:
         )
         return format_log(self.setup, list(self.actions), rules=KPAT.name, comment=comment)
 
+    @property
+    def log(self) -> MoveLog:
+        """``log_text`` read as a ``MoveLog`` (its ``path`` is the save's)."""
+        from spidercli.movelog import parse_log
 
-def import_save(path: str | Path) -> Imported:
-    """Read a KPat save and find the kpat-rules action behind each of its steps."""
-    save = read_save(path)
+        return parse_log(self.log_text, self.save.path)
+
+
+def import_save(source: str | Path | bytes, name: str | None = None) -> KPatImport:
+    """Read a KPat save (its path, or its bytes called ``name``) and find the kpat-rules action
+    behind each of its steps."""
+    save = read_save(source, name)
     setup, warning = starting_setup(save)
     game = Game.from_setup(setup, KPAT)
     actions: list[str] = []
@@ -774,7 +808,7 @@ def import_save(path: str | Path) -> Imported:
         for action in found:
             game.apply(action)
             actions.append(_action_text(action))
-    return Imported(save, setup, tuple(actions), warning)
+    return KPatImport(save, setup, tuple(actions), warning)
 
 
 def _find(game: Game, want: Position, depth: int) -> list[Action] | None:
@@ -807,7 +841,7 @@ def _action_text(action: Action) -> str:
 
 __all__ = [
     "MAX_SAVE_BYTES",
-    "Imported",
+    "KPatImport",
     "KPatSave",
     "Position",
     "SaveError",

@@ -45,7 +45,8 @@ EXPECT_KEYS = ("result", "moves", "score", "runs")
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One entry of ``moves``: its 1-based index, its line, its text and the parsed action."""
+    """One entry of ``moves``: its 1-based ``index``, its 1-based ``line``, its ``text`` as the
+    log writes it, and the parsed ``action`` (internal)."""
 
     index: int
     line: int
@@ -110,6 +111,9 @@ _ACTION = itemgetter(2)
 
 @dataclass(frozen=True)
 class Expect:
+    """A log's ``expect`` block: the ``result``, ``moves``, ``score`` and ``runs`` it states
+    (None where it states none) and its ``line``."""
+
     result: str | None = None
     moves: int | None = None
     score: int | None = None
@@ -117,11 +121,19 @@ class Expect:
     line: int | None = None
 
     def items(self) -> list[tuple[str, object]]:
+        """The stated entries, ``(key, value)``, in the order ``result``, ``moves``, ``score``,
+        ``runs``."""
         return [(k, getattr(self, k)) for k in EXPECT_KEYS if getattr(self, k) is not None]
 
 
 @dataclass(frozen=True)
 class MoveLog:
+    """A move log, read and checked: the ``path`` its messages name, its deal (``game``, the
+    canonical game code or None for a written-out deal; ``deal_id``), the ``rules`` it names
+    (None: classic), the ``player``, the ``time`` in seconds, the ``expect`` block and the
+    ``entries`` of ``moves``, each with its line. ``deal`` (the cards), ``game_line`` and
+    ``rules_line`` are internal."""
+
     path: str
     deal: Setup
     game_line: int  # the line of ``game:`` or ``deal:``
@@ -131,6 +143,18 @@ class MoveLog:
     expect: Expect | None
     entries: Sequence[Entry]  # a tuple, or the PlainEntries of a plain moves list
     time: float | None = None  # seconds the player took, for duel tie-breaks
+
+    @property
+    def game(self) -> str | None:
+        """The canonical game code (``SP1-S1C-AAAAAAD``, ``KP2-17``), or None when the log
+        writes its deal out."""
+        code = self.deal.code
+        return None if code is None else code.canonical
+
+    @property
+    def deal_id(self) -> str:
+        """16 hex digits naming the dealt cards, however the deal is given."""
+        return self.deal.deal_id
 
     @property
     def code(self) -> GameCode | None:

@@ -34,21 +34,24 @@ from spidercli.files import (
     write_atomic,
 )
 from spidercli.logwriter import expect_lines
-from spidercli.messages import N_, located
+from spidercli.messages import N_
 from spidercli.movelog import parse_log
-from spidercli.replay import choose_rules, replay
+from spidercli.replay import IllegalLogError, choose_rules, replay
 from spidercli.yamlreader import LogError, compose, decode
 
 
 @dataclass(frozen=True)
 class Recorded:
+    """A log recorded in place: its ``path``, whether the file ``changed``, and the ``expect``
+    figures written (``result``, ``moves``, ``score``, ``runs``)."""
+
     path: str
     changed: bool
     expect: dict[str, object]
 
 
-class NotRecorded(ValueError):
-    """The log replays with a refused action (exit status 1)."""
+class NotRecorded(IllegalLogError):
+    """The log replays with a refused action: it is not recorded (exit status 1)."""
 
 
 _FLOW = N_("its top level is in flow style ({{...}}): write it in block style to record it")
@@ -192,28 +195,16 @@ def check(old: str, edit: Edit, values: dict[str, object], path: str) -> None:
         raise _refuse(path, N_("the new 'expect' block would not read back as written"))
 
 
-def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
-    """Replay ``path`` and write its ``expect`` block (``LogError`` for bad input, ``NotRecorded``
-    when an action is refused)."""
-    if path == STDIN:
-        raise LogError(
-            N_("record rewrites files in place: standard input cannot be recorded"),
-            path=STDIN_NAME,
-        )
-    try:
-        raw, snapshot = read_to_rewrite(path, max_bytes)  # the path resolved once, here
-    except Unreadable as err:
-        raise LogError(err.message, path=path) from err
+def recorded(raw: bytes, path: str = "<log>") -> tuple[str, dict[str, object]]:
+    """The text of the log whose bytes are ``raw`` with its ``expect`` block written from its
+    replay, and the figures written; no file is touched (``LogError`` for bad input,
+    ``NotRecorded`` when an action is refused)."""
     log = parse_log(decode(raw, path), path)  # LogError names the file (and line)
     report = replay(log, rules=choose_rules(log))
     if report.illegal:
         first = report.illegal[0]
         raise NotRecorded(
-            located(
-                path,
-                first.entry.line,
-                first.refused(N_("not recorded")),
-            )
+            first.refused(N_("not recorded")), path=path, line=first.entry.line, report=report
         )
     values = report.figures()
     full = raw.decode("utf-8")
@@ -223,7 +214,23 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
     marks = full[: len(full) - len(body)]
     edit = rewrite(body, values, path)
     check(body, edit, values, path)
-    new = marks + edit.new
+    return marks + edit.new, values
+
+
+def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
+    """Replay ``path`` and write its ``expect`` block (``LogError`` for bad input, ``NotRecorded``
+    when an action is refused or the file changed meanwhile, ``OSError`` when it cannot be
+    replaced)."""
+    if path == STDIN:
+        raise LogError(
+            N_("record rewrites files in place: standard input cannot be recorded"),
+            path=STDIN_NAME,
+        )
+    try:
+        raw, snapshot = read_to_rewrite(path, max_bytes)  # the path resolved once, here
+    except Unreadable as err:
+        raise LogError(err.message, path=path) from err
+    new, values = recorded(raw, path)
     changed = new.encode("utf-8") != raw
     if changed:
         try:
@@ -233,4 +240,4 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
     return Recorded(path, changed, values)
 
 
-__all__ = ["Edit", "NotRecorded", "Recorded", "check", "record", "rewrite"]
+__all__ = ["Edit", "NotRecorded", "Recorded", "check", "record", "recorded", "rewrite"]

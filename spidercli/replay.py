@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from spidercli.cards import SUITS, card_str
+from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
-from spidercli.messages import N_, message_of, shown
+from spidercli.messages import N_, located, message_of, said, shown
 from spidercli.movelog import Entry, MoveLog
 from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
 
@@ -32,12 +33,70 @@ class RulesError(InputError):
     """The ruleset asked for cannot play this game (an input error: exit status 2)."""
 
 
+class IllegalLogError(ValueError):
+    """A log with a refused action, where a legal game is needed (a hint, an ``expect`` block
+    to record): ``path`` and ``line`` point at the refused entry, ``report`` is the replay
+    (``report.illegal[0]`` the refusal), ``exit_status`` is 1, the command line's."""
+
+    exit_status = 1  # as replay's for a refused action
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        report: Report | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.report = report
+
+    def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return self.message
+        return located(self.path, self.line, self.message)
+
+    def said(self) -> str:
+        """``str(self)`` in the language in use."""
+        return said(str(self))
+
+
 @dataclass(frozen=True)
 class Illegal:
-    """A refused log entry."""
+    """A refused log entry: its ``index`` in ``moves`` (1-based), its ``line``, its ``action``
+    text, the ``rule`` ID that refuses it and the rule's English ``message`` (the keys of the
+    JSON report's ``illegal`` items)."""
 
     entry: Entry
     refusal: Refusal
+
+    @property
+    def index(self) -> int:
+        """The entry's 1-based position in ``moves``."""
+        return self.entry.index
+
+    @property
+    def line(self) -> int:
+        """The entry's 1-based line in the log."""
+        return self.entry.line
+
+    @property
+    def action(self) -> str:
+        """The entry's text, as the log writes it."""
+        return self.entry.text
+
+    @property
+    def rule(self) -> str:
+        """The rule ID that refuses it (``build-one-higher``...)."""
+        return self.refusal.rule
+
+    @property
+    def message(self) -> str:
+        """The refusal's sentence, in English."""
+        return self.refusal.message
 
     @property
     def named(self) -> str:
@@ -64,6 +123,7 @@ class Illegal:
         )
 
     def to_json(self) -> dict[str, Any]:
+        """The JSON report's ``illegal`` item."""
         return {
             "index": self.entry.index,
             "line": self.entry.line,
@@ -75,19 +135,30 @@ class Illegal:
 
 @dataclass(frozen=True)
 class Mismatch:
+    """An ``expect`` entry the replay does not meet: its ``key`` (``result``, ``moves``,
+    ``score`` or ``runs``), the value ``expected`` and the ``actual`` one."""
+
     key: str
     expected: object
     actual: object
 
     def to_json(self) -> dict[str, Any]:
+        """The JSON report's ``expect.mismatches`` item."""
         return {"key": self.key, "expected": self.expected, "actual": self.actual}
 
 
 @dataclass
 class Report:
-    """What a replay established. ``game`` is the position where the replay ended. When the log
-    has no ``undo`` and no visitor watched, its history lacks the log's moves: what is played on
-    it afterwards can be undone (``move`` then ``undo``), the log's own actions cannot."""
+    """What a replay established: the ``log``, the ``rules`` played (``rules.name``), the
+    ``result`` (``won``, ``open``, ``blocked`` or ``resigned``), the figures (``moves``,
+    ``score``, ``runs``, ``deals_left``), the ``actions`` applied, the refused entries
+    (``illegal``), the unmet ``expect`` entries (``mismatches``: None when the log has no
+    ``expect``), whether the replay ``halted`` at a refusal, and the verdict (``status``,
+    ``ok``, ``exit_code``). ``to_json()`` is ``replay --json``'s object.
+
+    ``game`` is the position where the replay ended (internal). When the log has no ``undo`` and
+    no visitor watched, its history lacks the log's moves: what is played on it afterwards can be
+    undone (``move`` then ``undo``), the log's own actions cannot."""
 
     log: MoveLog
     rules: Ruleset
@@ -100,11 +171,33 @@ class Report:
 
     @property
     def ok(self) -> bool:
+        """Every action legal and every ``expect`` entry met (``status`` is ``valid``)."""
         return not self.illegal and not self.mismatches
 
     @property
     def exit_code(self) -> int:
+        """``replay``'s exit status: 0 valid, 1 otherwise."""
         return 0 if self.ok else 1
+
+    @property
+    def moves(self) -> int:
+        """The move counter: moves and deals (the report's ``moves``)."""
+        return self.game.moves
+
+    @property
+    def score(self) -> int:
+        """The score reached."""
+        return self.game.score
+
+    @property
+    def runs(self) -> int:
+        """The runs removed."""
+        return self.game.runs
+
+    @property
+    def deals_left(self) -> int:
+        """The deals still in the stock."""
+        return self.game.deals_left
 
     @property
     def status(self) -> str:
@@ -181,6 +274,64 @@ def state_json_text(game: Game) -> str:
     stock = ", ".join(map(name, game.stock_left))
     removed = ", ".join(f'"{SUITS[suit]}"' for suit in game.removed)
     return f'{{"columns": [{columns}], "stock": [{stock}], "removed": [{removed}]}}'
+
+
+class Column(NamedTuple):
+    """One column of a board: its face-down cards and its face-up ones, bottom to top, each
+    card as the JSON writes it (``9H``, ``TS``)."""
+
+    down: tuple[str, ...]
+    up: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The starting position a game code deals (``spidercli.deal``): the canonical code
+    (``game``), the ``deal_id``, the ``columns``, the ``stock`` in dealing order and the suits of
+    the runs ``removed`` (none at the start). ``to_json()`` is ``deal --json``'s object.
+
+    ``setup`` and ``position`` are the deal and the engine's position (internal)."""
+
+    setup: Setup
+    position: Game
+
+    @classmethod
+    def start(cls, setup: Setup) -> Board:
+        """The deal's starting position (the same under every ruleset that plays it)."""
+        return cls(setup, Game.from_setup(setup, CLASSIC))
+
+    @property
+    def game(self) -> str:
+        """The canonical game code."""
+        return str(self.setup.name)
+
+    @property
+    def deal_id(self) -> str:
+        """16 hex digits naming the dealt cards."""
+        return self.setup.deal_id
+
+    @property
+    def columns(self) -> tuple[Column, ...]:
+        """Each column's cards, left to right."""
+        g = self.position
+        return tuple(
+            Column(tuple(map(card_str, g.face_down(i))), tuple(map(card_str, g.face_up(i))))
+            for i in range(g.kind.columns)
+        )
+
+    @property
+    def stock(self) -> tuple[str, ...]:
+        """The undealt cards, in the order they will be dealt."""
+        return tuple(map(card_str, self.position.stock_left))
+
+    @property
+    def removed(self) -> tuple[str, ...]:
+        """The suit of each removed run, in order (``S``, ``H``, ``D``, ``C``)."""
+        return tuple(SUITS[s] for s in self.position.removed)
+
+    def to_json(self) -> dict[str, Any]:
+        """``deal --json``'s object: the contract's ``state``, the code and deal ID in front."""
+        return {"game": self.setup.name, "deal_id": self.deal_id, **state_json(self.position)}
 
 
 def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:

@@ -1,8 +1,12 @@
-"""``spidercli schema``: a JSON Schema (draft 2020-12) of the move log, for editors.
+"""``spidercli schema``: JSON Schemas (draft 2020-12) of the move log, for editors, and of the
+JSON spidercli writes: ``replay --json``'s report (``--report``) and ``verify``'s records
+(``--verify``).
 
-It describes the shape ``movelog`` accepts: the keys, their types, the game-code and action
-grammars as patterns. What a schema cannot say (no YAML aliases or custom tags, a deal's card
-counts) is still checked by ``spidercli replay``.
+The log's schema describes the shape ``movelog`` accepts: the keys, their types, the game-code
+and action grammars as patterns. What a schema cannot say (no YAML aliases or custom tags, a
+deal's card counts) is still checked by ``spidercli replay``. The report's and the records'
+schemas take their words from the lists the code uses (the results, the statuses, the rule IDs,
+the rulesets, the ranks and suits), never typed again here.
 """
 
 from __future__ import annotations
@@ -10,7 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from spidercli import __version__
-from spidercli.rules import RULESETS
+from spidercli.cards import RANKS, SUITS
+from spidercli.engine import RULE_IDS
+from spidercli.movelog import EXPECT_KEYS, RESULTS
+from spidercli.replay import INVALID_INPUT, STATUSES
+from spidercli.rules import GAMES, RULESETS
 
 
 def _ci(word: str) -> str:
@@ -97,7 +105,7 @@ def log_schema() -> dict[str, Any]:
                 "type": "object",
                 "additionalProperties": False,
                 "properties": {
-                    "result": {"enum": ["won", "open", "blocked", "resigned"]},
+                    "result": {"enum": list(RESULTS)},
                     "moves": {"type": "integer"},
                     "score": {"type": "integer"},
                     "runs": {"type": "integer"},
@@ -110,3 +118,226 @@ def log_schema() -> dict[str, Any]:
             },
         },
     }
+
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+# A report's game code, as replay writes it: canonical (upper case, no blanks, no leading zeros).
+_PREFIXES = "|".join(sorted(game.prefix for game in GAMES.values()))
+CANONICAL_CODE_PATTERN = rf"^(({_PREFIXES})[124]-S1[CP]?-[A-Z]{{7}}|KP[124]-[1-9][0-9]{{0,9}})$"
+CARD_PATTERN = f"^[{RANKS}][{SUITS}]$"
+DEAL_ID_PATTERN = "^[0-9a-f]{16}$"
+_COUNT = {"type": "integer", "minimum": 0}
+_LINE = {"type": "integer", "minimum": 1}
+
+
+def _report_defs() -> dict[str, Any]:
+    """The parts of the report, as ``$defs``: a card, the board, a refused entry, ``expect``."""
+    cards = {"type": "array", "items": {"$ref": "#/$defs/card"}}
+    return {
+        "card": {
+            "description": "A card: rank (A 2-9 T J Q K) and suit.",
+            "type": "string",
+            "pattern": CARD_PATTERN,
+        },
+        "state": {
+            "description": "The position: each column bottom to top, the stock in dealing "
+            "order, the suit of each removed run in order.",
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["columns", "stock", "removed"],
+            "properties": {
+                "columns": {
+                    "type": "array",
+                    "minItems": min(g.columns for g in GAMES.values()),
+                    "maxItems": max(g.columns for g in GAMES.values()),
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["down", "up"],
+                        "properties": {"down": cards, "up": cards},
+                    },
+                },
+                "stock": cards,
+                "removed": {"type": "array", "items": {"enum": list(SUITS)}},
+            },
+        },
+        "illegal": {
+            "description": "A refused entry: its 1-based index in moves, its line, its text, "
+            "the rule that refuses it and the rule's sentence (English).",
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["index", "line", "action", "rule", "message"],
+            "properties": {
+                "index": _LINE,
+                "line": _LINE,
+                "action": {"type": "string"},
+                "rule": {"enum": list(RULE_IDS)},
+                "message": {"type": "string"},
+            },
+        },
+        "mismatch": {
+            "description": "An expect entry the replay does not meet.",
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["key", "expected", "actual"],
+            "properties": {"key": {"enum": list(EXPECT_KEYS)}, "expected": {}, "actual": {}},
+            "if": {"properties": {"key": {"const": "result"}}},
+            "then": {
+                "properties": {
+                    "expected": {"enum": list(RESULTS)},
+                    "actual": {"enum": list(RESULTS)},
+                }
+            },
+            "else": {
+                "properties": {"expected": {"type": "integer"}, "actual": {"type": "integer"}}
+            },
+        },
+        "expect": {
+            "description": "The log's expect block checked: ok, or the entries not met.",
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["ok", "mismatches"],
+            "properties": {
+                "ok": {"type": "boolean"},
+                "mismatches": {"type": "array", "items": {"$ref": "#/$defs/mismatch"}},
+            },
+            "if": {"properties": {"ok": {"const": True}}},
+            "then": {"properties": {"mismatches": {"maxItems": 0}}},
+            "else": {"properties": {"mismatches": {"minItems": 1}}},
+        },
+    }
+
+
+def _report_properties() -> dict[str, Any]:
+    """The report's keys, in the order ``replay --json`` writes them."""
+    return {
+        "game": {
+            "description": "The canonical game code; null for a log that writes its deal out.",
+            "type": ["string", "null"],
+            "pattern": CANONICAL_CODE_PATTERN,
+        },
+        "deal_id": {
+            "description": "16 hex digits naming the dealt cards.",
+            "type": "string",
+            "pattern": DEAL_ID_PATTERN,
+        },
+        "rules": {"description": "The ruleset played.", "enum": list(RULESETS)},
+        "result": {
+            "description": "blocked: no move, deal or flip is legal and the game is not won.",
+            "enum": list(RESULTS),
+        },
+        "moves": {**_COUNT, "description": "The move counter: moves and deals."},
+        "score": {"type": "integer"},
+        "runs": {**_COUNT, "description": "Runs removed."},
+        "deals_left": _COUNT,
+        "actions": {**_COUNT, "description": "Log entries applied (refused ones not counted)."},
+        "illegal": {"type": "array", "items": {"$ref": "#/$defs/illegal"}},
+        "expect": {
+            "description": "null when the log has no expect block.",
+            "oneOf": [{"type": "null"}, {"$ref": "#/$defs/expect"}],
+        },
+        "state": {"$ref": "#/$defs/state"},
+    }
+
+
+def report_schema() -> dict[str, Any]:
+    """The JSON Schema of ``replay --json``'s report."""
+    properties = _report_properties()
+    return {
+        "$schema": DRAFT,
+        "$id": "https://spidercli.invalid/schema/report.json",
+        "title": f"spidercli replay --json report (spidercli {__version__})",
+        "description": "What a replay established: the deal, the ruleset, the result and "
+        "figures, the refused entries, the expect check and the position reached.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(properties),
+        "properties": properties,
+        "$defs": _report_defs(),
+    }
+
+
+def verify_schema() -> dict[str, Any]:
+    """The JSON Schema of one of ``verify``'s records: a line of ``--format jsonl``, an item of
+    ``--format json``'s array (``$defs/records``)."""
+    report = _report_properties()
+    checked = [s for s in STATUSES if s != INVALID_INPUT]
+    replayed = {
+        "description": "A usable log: the file, its status, then the replay's report.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["file", "status", *report],
+        "properties": {
+            "file": {"type": "string"},
+            "status": {"enum": checked},
+            **report,
+        },
+        "allOf": [
+            {  # the status follows from the report
+                "if": {"properties": {"status": {"const": "valid"}}},
+                "then": {
+                    "properties": {
+                        "illegal": {"maxItems": 0},
+                        "expect": {
+                            "anyOf": [{"type": "null"}, {"properties": {"ok": {"const": True}}}]
+                        },
+                    }
+                },
+            },
+            {
+                "if": {"properties": {"status": {"const": "illegal"}}},
+                "then": {"properties": {"illegal": {"minItems": 1}}},
+            },
+            {
+                "if": {"properties": {"status": {"const": "expect-failed"}}},
+                "then": {
+                    "properties": {
+                        "illegal": {"maxItems": 0},
+                        "expect": {"properties": {"ok": {"const": False}}},
+                    }
+                },
+            },
+        ],
+    }
+    unusable = {
+        "description": "A log that cannot be used: the file, the status and the error, as "
+        "replay --json prints it (line: null when no line applies).",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["file", "status", "error"],
+        "properties": {
+            "file": {"type": "string"},
+            "status": {"const": INVALID_INPUT},
+            "error": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["message", "line"],
+                "properties": {
+                    "message": {"type": "string"},
+                    "line": {"oneOf": [{"type": "null"}, _LINE]},
+                },
+            },
+        },
+    }
+    return {
+        "$schema": DRAFT,
+        "$id": "https://spidercli.invalid/schema/verify-record.json",
+        "title": f"spidercli verify record (spidercli {__version__})",
+        "description": "One log's verdict: a line of verify --format jsonl, an item of "
+        "verify --format json's array ($defs/records).",
+        "$ref": "#/$defs/record",
+        "$defs": {
+            **_report_defs(),
+            "record": {"oneOf": [{"$ref": "#/$defs/replayed"}, {"$ref": "#/$defs/unusable"}]},
+            "replayed": replayed,
+            "unusable": unusable,
+            "records": {
+                "description": "verify --format json: an array of records.",
+                "type": "array",
+                "items": {"$ref": "#/$defs/record"},
+            },
+        },
+    }
+
+
+__all__ = ["log_schema", "report_schema", "verify_schema"]

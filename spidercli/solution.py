@@ -126,12 +126,19 @@ def solve_setup(
 
 @dataclass
 class Hint:
+    """The best next action (``hint``): the ``action`` to play (``str(action)`` is its log
+    text, ``3>7`` or ``flip 4``; None when no move helps, a hint never names a deal), the
+    ``reasons`` it helps, in words, ``wins_in``: the moves (and deals) of the win the search
+    found from here (None: none found), and ``deal_next``: that win deals before any move.
+    ``to_json()`` is ``hint --json``'s object."""
+
     action: Action | None  # None: no move helps (a hint never names a deal)
     reasons: list[str] = field(default_factory=list)
     wins_in: int | None = None  # moves (and deals) to a win found by the search
     deal_next: bool = False  # the win found deals before any move
 
     def to_json(self) -> dict[str, object]:
+        """``hint --json``'s object."""
         return {
             "action": None if self.action is None else str(self.action),
             "reasons": self.reasons,

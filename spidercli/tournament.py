@@ -73,7 +73,9 @@ def load_manifest(path: str) -> Manifest:
 
 @dataclass
 class Submission:
-    """A verified submission that counts (or could have)."""
+    """A verified submission that counts (or could have): its ``file``, ``player``, deal
+    (``deal_id``, ``label``: the code or ``explicit deal ID``), ``score``, ``result`` and
+    ``moves``."""
 
     file: str
     player: str
@@ -88,6 +90,7 @@ class Submission:
         return (-self.score, 0 if self.result == "won" else 1, self.moves)
 
     def to_json(self) -> dict[str, Any]:
+        """The object ``tournament --format json`` writes for it."""
         return {
             "deal": self.label,
             "deal_id": self.deal_id,
@@ -101,6 +104,9 @@ class Submission:
 
 @dataclass
 class Standing:
+    """A player's line of the standings: ``rank`` (equal players share one), ``player``, the
+    totals of the logs that count (``score``, ``wins``, ``moves``) and the ``deals`` played."""
+
     rank: int
     player: str
     score: int
@@ -109,6 +115,7 @@ class Standing:
     deals: int
 
     def to_json(self) -> dict[str, Any]:
+        """The object ``tournament --format json`` writes for it."""
         return {
             "rank": self.rank,
             "player": self.player,
@@ -121,6 +128,12 @@ class Standing:
 
 @dataclass
 class TournamentResult:
+    """A tournament's outcome (``standings``): its ``name`` and ``rules`` (from the manifest,
+    else None), the ``deals`` played (``(deal_id, label)`` in order), the ``standings``, the
+    logs that count (``best``: by player and deal ID), those a better one of the same player
+    and deal replaced (``superseded``), and the ``rejected`` ones (``file``, ``player``,
+    ``reason``). ``to_json()`` is ``tournament --format json``'s object."""
+
     name: str | None
     rules: str | None
     deals: list[tuple[str, str]]  # (deal_id, label)
@@ -130,6 +143,7 @@ class TournamentResult:
     superseded: list[Submission] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
+        """The object ``tournament --format json`` writes for it."""
         return {
             "name": self.name,
             "rules": self.rules,

@@ -66,7 +66,7 @@ def test_fixture_set() -> None:
 @pytest.mark.parametrize("path", SAVES, ids=lambda p: p.stem)
 def test_real_save_imports_replays_and_ends_where_the_save_ends(path: Path) -> None:
     imported = import_save(path)
-    log = parse_log(imported.log_text(), str(path))
+    log = parse_log(imported.log_text, str(path))
     assert log.rules == "kpat"
     # The deal: the code of the save's deal number, same cards and deal ID.
     suits, number = _deal_attrs(path)
@@ -93,7 +93,7 @@ def test_real_save_imports_replays_and_ends_where_the_save_ends(path: Path) -> N
 def test_fresh_saves_have_no_moves(suits: int) -> None:
     imported = import_save(KPAT_FIXTURES / f"spider-{suits}suit-fresh.xml")
     assert imported.actions == ()
-    assert "moves: []" in imported.log_text()
+    assert "moves: []" in imported.log_text
 
 
 @pytest.mark.parametrize("suits", [1, 2, 4])
@@ -111,7 +111,7 @@ def test_long_saves_stop_one_step_short_of_a_win() -> None:
         # The step after the current one (KPat's redo stack) wins: all 104 cards in runs.
         assert current == len(boards) - 2
         assert _normalised(boards[-1])[3] == 104
-        report = replay(parse_log(import_save(path).log_text(), str(path)))
+        report = replay(parse_log(import_save(path).log_text, str(path)))
         assert report.illegal == []
         # KPat's demo sends a completed run off as a step of its own; when that is the undone
         # step, the run still lies on the table in the save, and kpat rules remove it at once:
@@ -460,8 +460,8 @@ def test_no_usable_deal_number_gives_an_explicit_deal(tmp_path: Path, number: st
     imported = import_save(_write(tmp_path / "s.xml", text))
     assert imported.setup.code is None
     assert imported.warning is None
-    assert "deal:" in imported.log_text()
-    replayed = replay(parse_log(imported.log_text(), "x.yaml"))
+    assert "deal:" in imported.log_text
+    replayed = replay(parse_log(imported.log_text, "x.yaml"))
     assert replayed.ok
 
 
@@ -500,7 +500,7 @@ def test_legacy_fresh_deal_is_an_explicit_deal(
     assert imported.actions == ()
     assert imported.save.legacy
     assert imported.setup.deal_id == Setup.from_code(parse_code("KP2-17")).deal_id
-    assert "position only" in imported.log_text()
+    assert "position only" in imported.log_text
 
 
 def test_legacy_game_in_progress_is_refused(tmp_path: Path) -> None:
@@ -555,7 +555,7 @@ def test_a_won_game_imports_whole(tmp_path: Path) -> None:
     save = _write(tmp_path / "won.kpat", history(str(won), len(log.entries)))
     imported = import_save(save)
     assert list(imported.actions) == [str(e.action) for e in log.entries]
-    report = replay(parse_log(imported.log_text(), "x.yaml"))
+    report = replay(parse_log(imported.log_text, "x.yaml"))
     assert report.result == "won" and report.game.runs == 8
 
 
@@ -588,7 +588,7 @@ def test_any_kpat_game_round_trips(number: int, suits: int, choices: list[int]) 
         path = _write(Path(tmp) / "random.kpat", history_of(log, len(played)))
         imported = import_save(path)
     assert list(imported.actions) == played
-    assert replay(parse_log(imported.log_text(), "x.yaml")).game.key() == game.key()
+    assert replay(parse_log(imported.log_text, "x.yaml")).game.key() == game.key()
 
 
 _REAL = (KPAT_FIXTURES / "spider-2suit-demo-part.xml").read_bytes()
@@ -615,7 +615,7 @@ def test_damaged_saves_fail_cleanly(cuts: list[tuple[int, int, bytes]]) -> None:
         except SaveError as err:
             assert str(err).startswith(str(path))
             return
-    assert replay(parse_log(imported.log_text(), "x.yaml")).illegal == []
+    assert replay(parse_log(imported.log_text, "x.yaml")).illegal == []
 
 
 def test_long_names_and_values_are_clipped_in_messages(tmp_path: Path) -> None:

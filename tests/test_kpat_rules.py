@@ -90,7 +90,7 @@ def test_kpat_rules_override_on_the_command_line(tmp_path: Path) -> None:
 def _imported(tmp_path: Path, name: str, player: str) -> Path:
     imported = import_save(KPAT_FIXTURES / name)
     path = tmp_path / f"{player}.yaml"
-    path.write_text(imported.log_text().replace("game:", f"player: {player}\ngame:", 1))
+    path.write_text(imported.log_text.replace("game:", f"player: {player}\ngame:", 1))
     return path
 
 

@@ -1,0 +1,373 @@
+"""The front door: what each command does, as a function a program calls (``docs/api.md``).
+
+Each function takes paths, text or plain values, checks its arguments, calls the modules that
+do the work and returns a typed result whose ``to_json()`` is the command's JSON, key for key.
+The command line calls these same functions, so that its results and a program's cannot drift.
+
+- A wrong type is a ``TypeError``; a value outside its choices (``on_illegal="jump"``) a
+  ``ValueError`` naming them: mistakes of the calling program, said in English as Python's own.
+- Input that cannot be used (a file, its YAML, a game code, a ruleset name, a save) is an
+  ``InputError`` with ``path``, ``line`` and ``exit_status`` 2, the command line's message.
+- A log with a refused action where a legal game is needed (``hint``, ``record_text``,
+  ``record_file``) is an ``IllegalLogError`` (``exit_status`` 1).
+- Nothing here prints, exits, or changes a file but ``record_file``'s (and ``verify``'s pages
+  in ``html_dir``).
+
+The work is imported by each function when it is called: ``import spidercli`` stays light. A new
+function goes here (with its checks and docstring) and its name into ``spidercli/__init__.py``'s
+table; the command calls it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator, Iterable, Iterator
+from typing import TYPE_CHECKING, Literal
+
+from spidercli.files import MAX_LOG_BYTES
+
+if TYPE_CHECKING:
+    from spidercli.batch import Verdict
+    from spidercli.judge import Judgement
+    from spidercli.kpat import KPatImport
+    from spidercli.movelog import MoveLog
+    from spidercli.record import Recorded
+    from spidercli.replay import Board, ReplayVisitor, Report
+    from spidercli.solution import Hint
+    from spidercli.tournament import TournamentResult
+
+OnIllegal = Literal["stop", "skip"]
+ON_ILLEGAL: tuple[OnIllegal, ...] = ("stop", "skip")
+
+StrPath = str | os.PathLike[str]
+
+
+# ------------------------------------------------------------------------- argument checks
+
+
+def _path(value: object, what: str) -> str:
+    """A path given as ``str`` or ``os.PathLike`` (of ``str``), as a ``str``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
+    raise TypeError(f"{what} must be a str or an os.PathLike path, not {type(value).__name__}")
+
+
+def _paths(value: object, what: str) -> Iterator[str]:
+    """One path, or an iterable of them, lazily (a generator of paths is read as it is used)."""
+    if isinstance(value, str | os.PathLike):
+        yield _path(value, what)
+        return
+    if isinstance(value, bytes) or not isinstance(value, Iterable):
+        raise TypeError(
+            f"{what} must be a path or an iterable of paths (str or os.PathLike), "
+            f"not {type(value).__name__}"
+        )
+    for item in value:
+        yield _path(item, f"each of {what}")
+
+
+def _positive(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{what} must be 1 or more, not {value}")
+    return value
+
+
+def _seconds(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} must be a number of seconds, not {type(value).__name__}")
+    if not 0 < value < float("inf"):
+        raise ValueError(f"{what} must be a positive number of seconds, not {value!r}")
+    return float(value)
+
+
+def _rules(value: object) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"rules must be a ruleset name (str) or None, not {type(value).__name__}")
+    return value
+
+
+def _log(value: object, what: str = "log") -> MoveLog:
+    from spidercli.movelog import MoveLog
+
+    if not isinstance(value, MoveLog):
+        raise TypeError(
+            f"{what} must be a MoveLog (spidercli.read_log or spidercli.parse_log makes one), "
+            f"not {type(value).__name__}"
+        )
+    return value
+
+
+def _text(value: object, what: str) -> bytes:
+    """Text given as ``str`` or ``bytes``, as the bytes a file would hold (UTF-8)."""
+    if isinstance(value, str):
+        # A lone surrogate becomes bytes that are not UTF-8: refused as in a file.
+        return value.encode("utf-8", "surrogatepass")
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    raise TypeError(f"{what} must be str or bytes, not {type(value).__name__}")
+
+
+def _name(value: object) -> str:
+    if isinstance(value, str | os.PathLike):
+        return _path(value, "name")
+    raise TypeError(f"name must be a str, not {type(value).__name__}")
+
+
+def _bytes_of(text: object, name: str, max_bytes: object) -> bytes:
+    """``text`` as bytes, no more than ``max_bytes`` of them (``InputError`` otherwise)."""
+    limit = _positive(max_bytes, "max_bytes")
+    data = _text(text, "text")
+    if len(data) > limit:
+        from spidercli.errors import InputError
+        from spidercli.files import too_big
+
+        raise InputError(too_big(limit, len(data)).message, path=name)
+    return data
+
+
+# ------------------------------------------------------------------------------ move logs
+
+
+def read_log(path: StrPath, *, max_bytes: int = MAX_LOG_BYTES) -> MoveLog:
+    """Read and check the move log at ``path`` (``-``: standard input).
+
+    ``InputError`` when it cannot be used: a file that is missing, not a regular file or larger
+    than ``max_bytes``, text that is not UTF-8, YAML that is malformed or does not follow the
+    log format, an unknown game code or action; its ``path`` and ``line`` point at the fault.
+    """
+    from spidercli.movelog import load_log
+
+    return load_log(_path(path, "path"), _positive(max_bytes, "max_bytes"))
+
+
+def parse_log(
+    text: str | bytes, *, name: StrPath = "<log>", max_bytes: int = MAX_LOG_BYTES
+) -> MoveLog:
+    """Check a move log given as its text: ``bytes`` as a file holds them, or ``str``.
+
+    Both go the way of a file's bytes (a ``str`` as its UTF-8): the same size limit, the same
+    checks (UTF-8, no NUL byte, a leading byte order mark dropped), the same reader. ``name``
+    is what messages and the log's ``path`` call it. ``InputError`` as ``read_log``.
+    """
+    from spidercli.movelog import parse_log as parse
+    from spidercli.yamlreader import decode
+
+    shown = _name(name)
+    return parse(decode(_bytes_of(text, shown, max_bytes), shown), shown)
+
+
+def replay(
+    log: MoveLog,
+    rules: str | None = None,
+    on_illegal: OnIllegal = "stop",
+    *,
+    visitor: ReplayVisitor | None = None,
+) -> Report:
+    """Replay ``log`` through the rules engine, as ``spidercli replay`` does.
+
+    ``rules``: a ruleset name (``classic``, ``duel``, ``pavouk``, ``kpat``) that overrides the
+    log's; None plays the log's (classic when it names none). ``on_illegal``: ``"stop"`` at the
+    first refused action, or ``"skip"`` it and go on. ``InputError`` for an unknown ruleset, or
+    one that cannot play the log's game. ``visitor`` is the command line's (its boards and HTML
+    page), not part of the public API.
+    """
+    from spidercli.replay import choose_rules
+    from spidercli.replay import replay as play
+
+    _log(log)
+    if on_illegal not in ON_ILLEGAL:
+        raise ValueError(
+            f"on_illegal must be one of {', '.join(map(repr, ON_ILLEGAL))}, not {on_illegal!r}"
+        )
+    ruleset = choose_rules(log, _rules(rules))
+    return play(log, rules=ruleset, on_illegal=on_illegal, visitor=visitor)
+
+
+def deal(code: str) -> Board:
+    """The starting position a game code deals (``SP2-S1C-AAAAAAA``, ``KP2-17``), as
+    ``spidercli deal CODE`` shows it; ``InputError`` for text that is not a game code."""
+    from spidercli.codes import CodeError, Setup, parse_code
+    from spidercli.errors import InputError
+    from spidercli.messages import message_of
+    from spidercli.replay import Board
+
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a game code (str), not {type(code).__name__}")
+    try:
+        setup = Setup.from_code(parse_code(code))
+    except CodeError as err:
+        raise InputError(message_of(err)) from err
+    return Board.start(setup)
+
+
+def hint(log: MoveLog, *, rules: str | None = None, timeout: float = 5.0) -> Hint:
+    """The best next action after ``log`` (never a deal), with the reasons, as ``spidercli
+    hint`` gives it; the search for a win takes at most ``timeout`` seconds.
+
+    ``IllegalLogError`` when the log has a refused action (there is no position to give a hint
+    for); ``InputError`` for a ruleset as ``replay``.
+    """
+    from spidercli.replay import IllegalLogError
+    from spidercli.solution import hint as best
+    from spidercli.solving import no_hint_message
+
+    seconds = _seconds(timeout, "timeout")
+    report = replay(log, rules)
+    if report.illegal:
+        bad = report.illegal[0]
+        raise IllegalLogError(
+            no_hint_message(bad, report.game), path=log.path, line=bad.line, report=report
+        )
+    return best(report.game, timeout=seconds)
+
+
+# ------------------------------------------------------------------------------ many logs
+
+
+def verify(
+    paths: StrPath | Iterable[StrPath],
+    *,
+    rules: str | None = None,
+    jobs: int = 1,
+    max_bytes: int = MAX_LOG_BYTES,
+    html_dir: StrPath | None = None,
+    with_json: bool = True,
+) -> Generator[Verdict, None, None]:
+    """Verify the logs ``paths`` lead to, as ``spidercli verify`` does: a ``Verdict`` for each,
+    lazily and in order; one bad file never stops the rest.
+
+    ``paths``: files, folders (searched for ``*.yaml`` and ``*.yml``) and glob patterns, one or
+    an iterable of them (read as the verdicts are taken: a generator works). ``rules`` plays
+    every log under one ruleset. ``jobs``: worker processes (forked; 1 verifies in this one).
+    ``html_dir``, an existing folder, gets an HTML page for each log that is not valid
+    (``verdict.page``). ``with_json=False`` saves making each verdict's JSON record (about a
+    tenth of the time) when ``to_json()`` is not wanted.
+
+    ``InputError`` at once, before any log is verified, for an unknown ruleset or paths that
+    lead to no log. Close the iterator (or take it to its end) to end the workers; leaving it
+    early ends them when it is closed or collected.
+    """
+    from spidercli.batch import verdicts
+
+    if not isinstance(with_json, bool):
+        raise TypeError(f"with_json must be a bool, not {type(with_json).__name__}")
+    return verdicts(
+        _paths(paths, "paths"),
+        rules=_rules(rules),
+        jobs=_positive(jobs, "jobs"),
+        want_json=with_json,
+        max_bytes=_positive(max_bytes, "max_bytes"),
+        html_dir=None if html_dir is None else _path(html_dir, "html_dir"),
+    )
+
+
+def standings(
+    paths: StrPath | Iterable[StrPath], manifest: StrPath | None = None, *, jobs: int = 1
+) -> TournamentResult:
+    """Tournament standings from the logs ``paths`` lead to, as ``spidercli tournament``
+    gives them: each player's best verified log per deal counts, rejected logs are listed with
+    the reason. ``manifest``: the YAML naming the tournament's deals and rules (a log folder may
+    hold it: it is not read as a log). ``jobs`` as ``verify``.
+
+    ``InputError`` for a path that does not exist, an unusable manifest, or no logs found.
+    """
+    import glob
+    from pathlib import Path
+
+    from spidercli.batch import find_logs, no_logs
+    from spidercli.errors import InputError
+    from spidercli.messages import N_
+    from spidercli.tournament import load_manifest
+    from spidercli.tournament import standings as rank
+
+    given = list(_paths(paths, "paths"))
+    workers = _positive(jobs, "jobs")
+    for path in given:  # a submission folder that is not there is the organiser's mistake
+        if not os.path.exists(path) and not (glob.has_magic(path) and glob.glob(path)):
+            raise InputError(N_("{path}: no such file or directory", path=path))
+    where = None if manifest is None else _path(manifest, "manifest")
+    plan = None if where is None else load_manifest(where)
+    files = list(find_logs(given))
+    if where is not None:
+        skip = Path(where).resolve()
+        files = [f for f in files if Path(f).resolve() != skip]
+    if not files:
+        raise no_logs(given)
+    return rank(files, plan, jobs=workers)
+
+
+def duel(a: MoveLog, b: MoveLog) -> Judgement:
+    """Judge a StarGames duel between two logs of one deal, as ``spidercli duel`` does: both
+    replayed under ``duel`` rules, the verdict naming the winner. ``InputError`` when the logs
+    cannot be judged together (another deal, another ruleset, a game duel rules do not play)."""
+    from spidercli.judge import judge
+
+    return judge(_log(a, "a"), _log(b, "b"))
+
+
+# ------------------------------------------------------------------------- writing logs
+
+
+def record_text(
+    text: str | bytes, *, name: StrPath = "<log>", max_bytes: int = MAX_LOG_BYTES
+) -> str:
+    """The log ``text`` with its ``expect`` block written from its replay, as ``spidercli
+    record`` would write the file; nothing is written. Only the block's lines change (comments,
+    layout, line breaks and byte order marks stay).
+
+    ``text`` and ``name`` as ``parse_log``. ``IllegalLogError`` when the log has a refused
+    action; ``InputError`` when it cannot be used, or its layout cannot be rewritten line by line
+    (a top level in flow style).
+    """
+    from spidercli.record import recorded
+
+    shown = _name(name)
+    new, _ = recorded(_bytes_of(text, shown, max_bytes), shown)
+    return new
+
+
+def record_file(path: StrPath, *, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
+    """Write or refresh the ``expect`` block of the log at ``path`` in place, as ``spidercli
+    record`` does; the file is replaced atomically, and only when its text changes.
+
+    ``IllegalLogError`` and ``InputError`` as ``record_text`` (the file is then left as it was);
+    ``OSError`` when the file cannot be replaced.
+    """
+    from spidercli.record import record
+
+    return record(_path(path, "path"), _positive(max_bytes, "max_bytes"))
+
+
+def import_kpat(save: StrPath | bytes, *, name: str | None = None) -> KPatImport:
+    """A KDE KPatience saved Spider game as a move log (``kpat`` rules), as ``spidercli import
+    kpat`` makes it: ``save`` is the save's path, or its bytes (``name``: what messages call it,
+    ``<save>`` by default). ``InputError`` for a save that is not KPat's Spider, is corrupt, or
+    is refused (XML entities, external references, too large)."""
+    from spidercli.kpat import import_save
+
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name must be a str or None, not {type(name).__name__}")
+    if isinstance(save, bytes | bytearray | memoryview):
+        return import_save(bytes(save), name)
+    return import_save(_path(save, "save"), name)
+
+
+__all__ = [
+    "deal",
+    "duel",
+    "hint",
+    "import_kpat",
+    "parse_log",
+    "read_log",
+    "record_file",
+    "record_text",
+    "replay",
+    "standings",
+    "verify",
+]
