@@ -66,30 +66,44 @@ def _size_text(n: int) -> str:
     return Nn_("{n:,} byte", "{n:,} bytes", n, n=n)
 
 
-def _too_big(limit: int, size: str) -> Unreadable:
-    return Unreadable(
-        N_(
+class FileKind:
+    """What a file read by ``read_limited`` is meant to be, in the messages about it: a move log
+    (``LOG``) unless the caller reads another kind of file."""
+
+    def directory(self) -> str:
+        """The message for a directory given in its place."""
+        return N_("is a directory, not a move log file")
+
+    def too_big(self, size: str, limit: str) -> str:
+        """The message for a file over the limit (``size`` and ``limit`` in words)."""
+        return N_(
             "is larger ({size}) than the limit of {limit} for one log; --max-log-bytes raises it",
             size=size,
-            limit=_size_text(limit),
+            limit=limit,
         )
-    )
 
 
-def read_limited(path: str | Path, limit: int) -> bytes:
+LOG = FileKind()
+
+
+def _too_big(limit: int, size: str, kind: FileKind) -> Unreadable:
+    return Unreadable(kind.too_big(size, _size_text(limit)))
+
+
+def read_limited(path: str | Path, limit: int, kind: FileKind = LOG) -> bytes:
     """The bytes of a regular file (or of standard input for ``-``), at most ``limit`` of them;
-    ``Unreadable`` otherwise."""
+    ``Unreadable`` otherwise, its message saying what the file should have been (``kind``)."""
     if str(path) == STDIN:
         data = read_stdin(limit)
         if len(data) > limit:
-            raise _too_big(limit, N_("more than {size}", size=_size_text(limit)))
+            raise _too_big(limit, N_("more than {size}", size=_size_text(limit)), kind)
         return data
     # Looked at before it is opened (opening some devices does something), then opened
     # non-blocking and looked at again: what was swapped in between is refused too.
     with contextlib.suppress(OSError):  # the open below says why it cannot be used
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):
-            raise Unreadable(_not_regular(mode))
+            raise Unreadable(_not_regular(mode, kind))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     try:
@@ -97,7 +111,7 @@ def read_limited(path: str | Path, limit: int) -> bytes:
     except FileNotFoundError as err:
         raise Unreadable(N_("no such file")) from err
     except IsADirectoryError as err:  # Windows
-        raise Unreadable(N_("is a directory, not a move log file")) from err
+        raise Unreadable(kind.directory()) from err
     except PermissionError as err:
         raise Unreadable(N_("cannot be read: permission denied")) from err
     except OSError as err:
@@ -107,16 +121,17 @@ def read_limited(path: str | Path, limit: int) -> bytes:
             except OSError:
                 mode = 0
             if mode and not stat.S_ISREG(mode):
-                raise Unreadable(_not_regular(mode)) from err
+                raise Unreadable(_not_regular(mode, kind)) from err
         if err.errno == errno.ELOOP:
             raise Unreadable(N_("cannot be read: a loop of symbolic links")) from err
         raise Unreadable(N_("cannot be read: {reason}", reason=err.strerror or str(err))) from err
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise Unreadable(_not_regular(info.st_mode))
+            raise Unreadable(_not_regular(info.st_mode, kind))
         if info.st_size > limit:
-            raise _too_big(limit, Nn_("{n:,} byte", "{n:,} bytes", info.st_size, n=info.st_size))
+            size = Nn_("{n:,} byte", "{n:,} bytes", info.st_size, n=info.st_size)
+            raise _too_big(limit, size, kind)
         chunks = []
         left = limit + 1  # one byte more than allowed: a file that grew is caught too
         while left > 0:
@@ -134,7 +149,7 @@ def read_limited(path: str | Path, limit: int) -> bytes:
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise _too_big(limit, N_("more than {size}", size=_size_text(limit)))
+        raise _too_big(limit, N_("more than {size}", size=_size_text(limit)), kind)
     return data
 
 
@@ -150,9 +165,9 @@ def read_stdin(limit: int) -> bytes:
     return data
 
 
-def _not_regular(mode: int) -> str:
+def _not_regular(mode: int, kind: FileKind) -> str:
     if stat.S_ISDIR(mode):
-        return N_("is a directory, not a move log file")
+        return kind.directory()
     return N_(
         "is {kind}, not a regular file: only regular files and - (standard input) are read",
         kind=kind_of(mode),
@@ -206,9 +221,11 @@ def write_atomic(path: str | Path, text: str) -> None:
 
 
 __all__ = [
+    "LOG",
     "MAX_LOG_BYTES",
     "STDIN",
     "STDIN_NAME",
+    "FileKind",
     "NotRegularFile",
     "Unreadable",
     "read_limited",
