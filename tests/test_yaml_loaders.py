@@ -225,7 +225,7 @@ def test_the_switch_hides_libyaml(monkeypatch: pytest.MonkeyPatch) -> None:
     assert issubclass(yamlreader.choose_loader(), LIBYAML)
 
 
-@pytest.mark.parametrize("depth", [1, 40, 333, 334, 500, 900, 998, 999, 1000, 1001, 1500])
+@pytest.mark.parametrize("depth", [1, 334, 999, 1000, 1001])
 def test_deep_nesting_is_read_alike(depth: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """As deep as libyaml nests (flow collections, block ones, both), the pure loader composes
     too, and refuses deeper YAML with libyaml's message on the same line."""
