@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from spidercli.cards import cards_str, make_card
@@ -307,6 +307,14 @@ class Setup:
     @property
     def game(self) -> GameKind:
         return self.layout.game
+
+    @property
+    def classic_name(self) -> str | None:
+        """The game code of the same cards under the classic move rule (the code itself when it
+        is classic); None for a written-out layout."""
+        if self.code is None:
+            return None
+        return replace(self.code, permissive=False).canonical
 
     @property
     def name(self) -> str:

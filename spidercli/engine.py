@@ -187,6 +187,9 @@ class Game:
         """A position: ``columns`` bottom to top; ``down`` defaults to all but the last card."""
         if len(columns) != game.columns:
             raise ValueError(f"{game.title} has {game.columns} columns, not {len(columns)}")
+        if permissive and suits > 1 and "permissive" not in rules.move_rules:
+            # rules.check_playable refuses such a deal as input, with the reason for people.
+            raise ValueError(f"ruleset {rules.name!r} plays the classic move rule only")
         self.kind = game
         self.rules = rules
         self.suits = suits

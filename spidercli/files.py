@@ -67,30 +67,45 @@ def _size_text(n: int) -> str:
     return Nn_("{n:,} byte", "{n:,} bytes", n, n=n)
 
 
-def _too_big(limit: int, size: str) -> Unreadable:
-    return Unreadable(
-        N_(
+class FileKind:
+    """What a file read by ``read_limited`` is meant to be, in the messages about it: a move log
+    (``LOG``) unless the caller reads another kind of file."""
+
+    def directory(self) -> str:
+        """The message for a directory given in its place."""
+        return N_("is a directory, not a move log file")
+
+    def too_big(self, size: str, limit: str) -> str:
+        """The message for a file over the limit (``size`` and ``limit`` in words)."""
+        return N_(
             "is larger ({size}) than the limit of {limit} for one log; --max-log-bytes raises it",
             size=size,
-            limit=_size_text(limit),
+            limit=limit,
         )
-    )
 
 
-def too_big(limit: int, size: int) -> Unreadable:
-    """Why a log of ``size`` bytes is not read: more than ``limit``."""
-    return _too_big(limit, Nn_("{n:,} byte", "{n:,} bytes", size, n=size))
+LOG = FileKind()
 
 
-def read_limited(path: str | Path, limit: int) -> bytes:
+def _too_big(limit: int, size: str, kind: FileKind) -> Unreadable:
+    return Unreadable(kind.too_big(size, _size_text(limit)))
+
+
+def too_big(limit: int, size: int, kind: FileKind = LOG) -> Unreadable:
+    """Why a file (a log, unless ``kind`` says otherwise) of ``size`` bytes is not read: more
+    than ``limit``."""
+    return _too_big(limit, Nn_("{n:,} byte", "{n:,} bytes", size, n=size), kind)
+
+
+def read_limited(path: str | Path, limit: int, kind: FileKind = LOG) -> bytes:
     """The bytes of a regular file (or of standard input for ``-``), at most ``limit`` of them;
-    ``Unreadable`` otherwise."""
+    ``Unreadable`` otherwise, its message saying what the file should have been (``kind``)."""
     if str(path) == STDIN:
         data = read_stdin(limit)
         if len(data) > limit:
-            raise _too_big(limit, N_("more than {size}", size=_size_text(limit)))
+            raise _too_big(limit, N_("more than {size}", size=_size_text(limit)), kind)
         return data
-    return _read_regular(path, limit)[0]
+    return _read_regular(path, limit, kind)[0]
 
 
 class Snapshot(NamedTuple):  # not a dataclass: this module is loaded at every start-up
@@ -121,19 +136,20 @@ def read_to_rewrite(path: str | Path, limit: int) -> tuple[bytes, Snapshot]:
     import hashlib
 
     target = os.path.realpath(path)
-    data, info = _read_regular(target, limit)
+    data, info = _read_regular(target, limit, LOG)
     digest = hashlib.sha256(data).digest()
     return data, Snapshot(target, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, digest)
 
 
-def _read_regular(path: str | Path, limit: int) -> tuple[bytes, os.stat_result]:
-    """A regular file's bytes (at most ``limit``) and its status when it was opened."""
+def _read_regular(path: str | Path, limit: int, kind: FileKind) -> tuple[bytes, os.stat_result]:
+    """A regular file's bytes (at most ``limit``) and its status when it was opened; the messages
+    say what it should have been (``kind``)."""
     # Looked at before it is opened (opening some devices does something), then opened
     # non-blocking and looked at again: what was swapped in between is refused too.
     with contextlib.suppress(OSError):  # the open below says why it cannot be used
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):
-            raise Unreadable(_not_regular(mode))
+            raise Unreadable(_not_regular(mode, kind))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     try:
@@ -141,7 +157,7 @@ def _read_regular(path: str | Path, limit: int) -> tuple[bytes, os.stat_result]:
     except FileNotFoundError as err:
         raise Unreadable(N_("no such file")) from err
     except IsADirectoryError as err:  # Windows
-        raise Unreadable(N_("is a directory, not a move log file")) from err
+        raise Unreadable(kind.directory()) from err
     except PermissionError as err:
         raise Unreadable(N_("cannot be read: permission denied")) from err
     except OSError as err:
@@ -151,16 +167,16 @@ def _read_regular(path: str | Path, limit: int) -> tuple[bytes, os.stat_result]:
             except OSError:
                 mode = 0
             if mode and not stat.S_ISREG(mode):
-                raise Unreadable(_not_regular(mode)) from err
+                raise Unreadable(_not_regular(mode, kind)) from err
         if err.errno == errno.ELOOP:
             raise Unreadable(N_("cannot be read: a loop of symbolic links")) from err
         raise Unreadable(N_("cannot be read: {reason}", reason=err.strerror or str(err))) from err
     try:
         info = os.fstat(fd)  # taken before reading: a change while reading is a change too
         if not stat.S_ISREG(info.st_mode):
-            raise Unreadable(_not_regular(info.st_mode))
+            raise Unreadable(_not_regular(info.st_mode, kind))
         if info.st_size > limit:
-            raise too_big(limit, info.st_size)
+            raise too_big(limit, info.st_size, kind)
         chunks = []
         left = limit + 1  # one byte more than allowed: a file that grew is caught too
         while left > 0:
@@ -178,7 +194,7 @@ def _read_regular(path: str | Path, limit: int) -> tuple[bytes, os.stat_result]:
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise _too_big(limit, N_("more than {size}", size=_size_text(limit)))
+        raise _too_big(limit, N_("more than {size}", size=_size_text(limit)), kind)
     return data, info
 
 
@@ -194,9 +210,9 @@ def read_stdin(limit: int) -> bytes:
     return data
 
 
-def _not_regular(mode: int) -> str:
+def _not_regular(mode: int, kind: FileKind) -> str:
     if stat.S_ISDIR(mode):
-        return N_("is a directory, not a move log file")
+        return kind.directory()
     return N_(
         "is {kind}, not a regular file: only regular files and - (standard input) are read",
         kind=kind_of(mode),
@@ -291,10 +307,12 @@ def _check_unchanged(read: Snapshot) -> None:
 
 
 __all__ = [
+    "LOG",
     "MAX_LOG_BYTES",
     "STDIN",
     "STDIN_NAME",
     "Changed",
+    "FileKind",
     "NotRegularFile",
     "Snapshot",
     "Unreadable",

@@ -73,7 +73,7 @@ def check_pair(a: MoveLog, b: MoveLog) -> None:
                 line=log.rules_line,
             )
         try:
-            check_playable(DUEL, log.deal.game, log.deal.suits)
+            check_playable(DUEL, log.deal)
         except ValueError as err:
             raise DuelError(message_of(err), path=log.path, line=log.game_line) from err
     if a.deal.deal_id != b.deal.deal_id:

@@ -11,25 +11,41 @@ The older position-only format (``<dealer id=... options=... number=...>`` with 
 
 The importer rebuilds each state's position, then finds the one action (a card move or a deal)
 of the ``kpat`` ruleset that turns the position before into it, so every imported log replays
-by construction; automatic flips and run removals are not actions. The XML is parsed with
-``defusedxml`` (no entities, no external references), and the file's size is capped.
+by construction; automatic flips and run removals are not actions. The save is read as logs
+are (``files.read_limited``: a regular file or ``-``, never blocking, at most ``MAX_SAVE_BYTES``),
+and parsed with ``defusedxml``'s expat reader refusing any DTD (but the bare ``<!DOCTYPE kpat>``
+of KPat's older saves), entity and external reference; the limits on elements, states, depth
+and attributes are checked as each element starts, so a hostile save is refused where it passes
+one, before the rest is read.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import xml.sax
+import xml.sax.handler
+import xml.sax.xmlreader
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import defusedxml
-import defusedxml.sax
+from defusedxml.expatreader import DefusedExpatParser
 
 from spidercli.actions import Action, Deal, Move
 from spidercli.codes import GameCode, Layout, Setup, deal_layout
 from spidercli.engine import Game
 from spidercli.errors import InputError
+from spidercli.files import (
+    MAX_LOG_BYTES,
+    STDIN,
+    STDIN_NAME,
+    FileKind,
+    Unreadable,
+    read_limited,
+    too_big,
+)
 from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
 from spidercli.logwriter import format_log
 from spidercli.messages import N_, Text
@@ -38,9 +54,15 @@ from spidercli.rules import KPAT, SPIDER
 if TYPE_CHECKING:
     from spidercli.movelog import MoveLog
 
-MAX_SAVE_BYTES = 4 * 1024 * 1024  # a long KPat Spider save is under 100 KiB
-MAX_ELEMENTS = 200_000  # more elements than a save this size can honestly hold
-MAX_STATES = 20_000  # steps in one game (a 7-minute demo game has 750); keeps an import fast
+# The limits of a save, each checked as the XML is read (docs/kpat.md has the measurements).
+# A save holds some 150-350 bytes a step (KPat's own saves: 254-343), so 1 MiB, the limit of a
+# move log too, holds some 3,000-7,000 steps: four times or more the 750 of a 7-minute game by
+# KPat's demo, fifteen times the longest save of the fixtures.
+MAX_SAVE_BYTES = MAX_LOG_BYTES
+MAX_ELEMENTS = 50_000  # over twice what 1 MiB of KPat's saves holds (some 22,000: 47 bytes each)
+MAX_STATES = 20_000  # steps in one game; more than 1 MiB of honest steps can hold
+MAX_DEPTH = 4  # <kpat-game>, <state>, <move>, <card>; the older format nests 3 deep
+MAX_ATTRIBUTES = 8  # KPat writes at most 6 on an element (the older format's <dealer>)
 MAX_DOUBLE_STEPS = 50  # states holding two actions (two quick moves KPat recorded together)
 
 RANK_WORDS = (
@@ -86,24 +108,116 @@ class Element:
     children: list[Element] = field(default_factory=list)
 
 
+class _SaveKind(FileKind):
+    """A KPat save, in the messages of ``files.read_limited``."""
+
+    def directory(self) -> str:
+        return N_("is a directory, not a KPat save")
+
+    def too_big(self, size: str, limit: str) -> str:
+        return N_(
+            "is larger ({size}) than the limit of {limit} for a KPat save (some 3,000 steps of "
+            "a game or more; a 7-minute game has 750)",
+            size=size,
+            limit=limit,
+        )
+
+
+SAVE = _SaveKind()
+
+
+class _Refused(Exception):
+    """Raised inside the parser's handlers: the save is refused at once, for this reason."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+class _Parser(DefusedExpatParser):
+    """defusedxml's expat reader refusing any document type declaration, except the bare
+    ``<!DOCTYPE kpat>`` of KPat's older saves (it declares nothing: no entity, no default
+    attribute, no external subset)."""
+
+    def defused_start_doctype_decl(
+        self, name: str, sysid: str | None, pubid: str | None, has_internal_subset: bool
+    ) -> None:
+        if name == "kpat" and sysid is None and pubid is None and not has_internal_subset:
+            return
+        raise _Refused(
+            N_(
+                "refused: the XML has a document type declaration (<!DOCTYPE {name} ...>); "
+                "KPat's saves have none (its older format only a bare <!DOCTYPE kpat>), and a "
+                "DTD's declarations can make a small file costly",
+                name=_clip(name),
+            ),
+            getattr(getattr(self, "_parser", None), "CurrentLineNumber", None),
+        )
+
+
 class _Builder(xml.sax.handler.ContentHandler):
+    """The element tree, with KPat's limits checked as each element starts: a save that passes
+    one is refused there, before the rest is read."""
+
     def __init__(self) -> None:
         super().__init__()
         self.stack: list[Element] = []
         self.root: Element | None = None
         self.count = 0
+        self.states = 0
         self.locator: xml.sax.xmlreader.Locator | None = None
 
     def setDocumentLocator(self, locator: xml.sax.xmlreader.Locator) -> None:
         self.locator = locator
 
     def startElement(self, name: str, attrs: xml.sax.xmlreader.AttributesImpl) -> None:
+        line = (self.locator.getLineNumber() or 0) if self.locator is not None else 0
         self.count += 1
         if self.count > MAX_ELEMENTS:
-            raise _TooMany
-        line = (self.locator.getLineNumber() or 0) if self.locator is not None else 0
+            raise _Refused(
+                N_(
+                    "holds more than {n:,} XML elements: not a KPat save of Spider",
+                    n=MAX_ELEMENTS,
+                ),
+                line,
+            )
+        if len(self.stack) >= MAX_DEPTH:
+            raise _Refused(
+                N_(
+                    "<{name}> lies {depth} elements deep: KPat's saves nest {most} deep at most "
+                    "(<kpat-game>, <state>, <move>, <card>)",
+                    name=_clip(name),
+                    depth=len(self.stack) + 1,
+                    most=MAX_DEPTH,
+                ),
+                line,
+            )
+        names = attrs.getNames()
+        if len(names) > MAX_ATTRIBUTES:
+            raise _Refused(
+                N_(
+                    "<{name}> has {n:,} attributes: KPat writes at most {most} on an element",
+                    name=_clip(name),
+                    n=len(names),
+                    most=MAX_ATTRIBUTES,
+                ),
+                line,
+            )
+        if len(self.stack) == 1:  # a step of the game (or a pile of the older format)
+            self.states += 1
+            if self.states > MAX_STATES:
+                raise _Refused(
+                    N_(
+                        "holds more than {most:,} elements in <{root}> (a <state> a step); "
+                        "spidercli imports games of up to {most:,} steps",
+                        most=MAX_STATES,
+                        root=self.stack[0].name,
+                    ),
+                    line,
+                )
         # No name or value KPat writes is long: clipping the long ones keeps messages short.
-        element = Element(_clip(name), {k: _clip(attrs[k]) for k in attrs.getNames()}, line)
+        element = Element(_clip(name), {k: _clip(attrs[k]) for k in names}, line)
         if self.stack:
             self.stack[-1].children.append(element)
         else:
@@ -114,8 +228,9 @@ class _Builder(xml.sax.handler.ContentHandler):
         self.stack.pop()
 
 
-class _TooMany(Exception):
-    pass
+def _shown_name(path: str | Path) -> str:
+    """The name messages and the log use for the save (``<stdin>`` for ``-``)."""
+    return STDIN_NAME if str(path) == STDIN else str(path)
 
 
 def _clip(text: str) -> str:
@@ -126,50 +241,40 @@ SAVE_NAME = "<save>"  # what messages call a save given as bytes, unless told it
 
 
 def _source_name(source: str | Path | bytes, name: str | None) -> str:
-    """What messages call the save: ``name`` when given, else its path (``<save>`` for bytes)."""
+    """What messages call the save: ``name`` when given, else its path (``<stdin>`` for ``-``,
+    ``<save>`` for bytes)."""
     if name is not None:
         return name
-    return SAVE_NAME if isinstance(source, bytes) else str(source)
-
-
-def _read_file(path: str | Path, name: str) -> bytes:
-    """At most ``MAX_SAVE_BYTES + 1`` bytes of the file (one more: a bigger file is told)."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_SAVE_BYTES + 1)
-    except IsADirectoryError as err:
-        raise SaveError(N_("is a directory, not a KPat save"), path=name) from err
-    except FileNotFoundError as err:
-        raise SaveError(N_("no such file"), path=name) from err
-    except OSError as err:
-        raise SaveError(
-            N_("cannot be read: {reason}", reason=err.strerror or str(err)), path=name
-        ) from err
+    return SAVE_NAME if isinstance(source, bytes) else _shown_name(source)
 
 
 def read_xml(source: str | Path | bytes, name: str | None = None) -> Element:
-    """The save's root element, from its path or its bytes (``name``: what messages call it);
-    ``SaveError`` for a file that is missing, too large, not XML, or hostile (entity
-    declarations, external references)."""
+    """The save's root element, from its path (``-``: standard input) or its bytes (``name``: what
+    messages call it); ``SaveError`` for a file that is missing, not a regular file, too large,
+    not XML, or hostile (a DTD, entities, external references, more elements, states, depth or
+    attributes than a KPat save holds)."""
     name = _source_name(source, name)
-    data = source if isinstance(source, bytes) else _read_file(source, name)
-    if len(data) > MAX_SAVE_BYTES:
-        raise SaveError(
-            N_(
-                "is larger than {size} MiB: not a KPat save of Spider (a long game's save is "
-                "under 100 KiB)",
-                size=MAX_SAVE_BYTES // (1024 * 1024),
-            ),
-            path=name,
-        )
+    try:
+        if isinstance(source, bytes):
+            if len(source) > MAX_SAVE_BYTES:
+                raise too_big(MAX_SAVE_BYTES, len(source), SAVE)
+            data = source
+        else:
+            data = read_limited(source, MAX_SAVE_BYTES, SAVE)
+    except Unreadable as err:
+        raise SaveError(err.message, path=name) from err
     if not data.strip():
         raise SaveError(N_("is empty: expected KPat's saved game (XML)"), path=name)
     builder = _Builder()
+    parser = _Parser(forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    parser.setContentHandler(builder)
+    stream = xml.sax.xmlreader.InputSource()
+    stream.setByteStream(io.BytesIO(data))
     try:
-        defusedxml.sax.parseString(
-            data, builder, forbid_dtd=False, forbid_entities=True, forbid_external=True
-        )
-    except defusedxml.EntitiesForbidden as err:
+        parser.parse(stream)
+    except _Refused as err:
+        raise SaveError(err.message, path=name, line=err.line) from err
+    except defusedxml.EntitiesForbidden as err:  # pragma: no cover - a DTD is refused first
         raise SaveError(
             N_(
                 "refused: the XML declares an entity ({entity!r}); KPat's saves declare none, "
@@ -178,12 +283,7 @@ def read_xml(source: str | Path | bytes, name: str | None = None) -> Element:
             ),
             path=name,
         ) from err
-    except (defusedxml.ExternalReferenceForbidden, defusedxml.DTDForbidden) as err:
-        raise SaveError(
-            N_("refused: the XML refers to an external resource; KPat's saves refer to none"),
-            path=name,
-        ) from err
-    except defusedxml.DefusedXmlException as err:
+    except defusedxml.DefusedXmlException as err:  # pragma: no cover - a DTD is refused first
         raise SaveError(N_("refused: {reason}", reason=str(err)), path=name) from err
     except xml.sax.SAXParseException as err:
         column = (err.getColumnNumber() or 0) + 1
@@ -195,11 +295,6 @@ def read_xml(source: str | Path | bytes, name: str | None = None) -> Element:
             ),
             path=name,
             line=err.getLineNumber(),
-        ) from err
-    except _TooMany as err:
-        raise SaveError(
-            N_("holds more than {n:,} XML elements: not a KPat save of Spider", n=MAX_ELEMENTS),
-            path=name,
         ) from err
     except xml.sax.SAXException as err:
         raise SaveError(
@@ -332,18 +427,12 @@ def _read_game(name: str, root: Element) -> KPatSave:
     deck = kpat_ids(suits)
     known = set(deck)
     where: dict[int, tuple[str, int, bool]] = {}  # card id -> (pile, position, face up)
+    members: dict[str, set[int]] = {}  # pile -> the cards in it
+    piles: dict[str, tuple[tuple[int, bool], ...]] = {}  # the piles after the latest state
     states: list[SaveState] = []
     current: int | None = None
-    if len(root.children) > MAX_STATES:
-        raise r.fail(
-            N_(
-                "holds {n:,} states; spidercli imports games of up to {most:,} steps",
-                n=len(root.children),
-                most=MAX_STATES,
-            ),
-            root,
-        )
     for state in root.children:
+        touched: set[str] = set()  # the piles this state changes: only they are rebuilt
         if state.name != "state":
             raise r.fail(
                 N_("expected a <{want}> element, found <{found}>", want="state", found=state.name),
@@ -406,6 +495,12 @@ def _read_game(name: str, root: Element) -> KPatSave:
                     up = where[card_id][2]
                 else:
                     up = turn == "face-up"
+                before = where.get(card_id)
+                if before is not None:
+                    members[before[0]].discard(card_id)
+                    touched.add(before[0])
+                members.setdefault(pile, set()).add(card_id)
+                touched.add(pile)
                 where[card_id] = (pile, position + i, up)
         if not states and len(where) != len(deck):
             missing = len(deck) - len(where)
@@ -419,7 +514,8 @@ def _read_game(name: str, root: Element) -> KPatSave:
                 ),
                 state,
             )
-        states.append(SaveState(state.line, _piles(r, where, state)))
+        _update_piles(r, piles, touched, members, where, state)
+        states.append(SaveState(state.line, dict(piles)))  # unchanged piles shared
     if not states:
         raise r.fail(N_("holds no <state>: a KPat save has one per step of the game"), root)
     if current is None:  # KPat then takes the last state as the current one
@@ -471,10 +567,37 @@ def _card_id(r: _Reader, card: Element, known: set[int], suits: int) -> int:
 def _piles(
     r: _Reader, where: dict[int, tuple[str, int, bool]], state: Element
 ) -> dict[str, tuple[tuple[int, bool], ...]]:
-    """Every pile's cards bottom to top; each pile must fill its positions 0, 1, 2... exactly."""
-    slots: dict[str, dict[int, tuple[int, bool]]] = {}
-    for card_id, (pile, position, up) in where.items():
-        at = slots.setdefault(pile, {})
+    """Every pile's cards bottom to top (``_pile`` for each)."""
+    by_pile: dict[str, dict[int, tuple[str, int, bool]]] = {}
+    for card_id, place in where.items():
+        by_pile.setdefault(place[0], {})[card_id] = place
+    return {pile: _pile(r, pile, cards, state) for pile, cards in sorted(by_pile.items())}
+
+
+def _update_piles(
+    r: _Reader,
+    piles: dict[str, tuple[tuple[int, bool], ...]],
+    touched: set[str],
+    members: dict[str, set[int]],
+    where: dict[int, tuple[str, int, bool]],
+    state: Element,
+) -> None:
+    """``_piles`` for the ``touched`` piles only, in place: a long save costs each state what it
+    changes, not the whole deck."""
+    for pile in sorted(touched):
+        cards = members.get(pile, ())
+        if not cards:
+            piles.pop(pile, None)
+            continue
+        piles[pile] = _pile(r, pile, {card: where[card] for card in cards}, state)
+
+
+def _pile(
+    r: _Reader, pile: str, cards: dict[int, tuple[str, int, bool]], state: Element
+) -> tuple[tuple[int, bool], ...]:
+    """One pile's cards bottom to top; they must fill its positions 0, 1, 2... exactly."""
+    at: dict[int, tuple[int, bool]] = {}
+    for card_id, (_, position, up) in cards.items():
         if position in at:
             raise r.fail(
                 N_(
@@ -486,21 +609,18 @@ def _piles(
                 state,
             )
         at[position] = (card_id, up)
-    out: dict[str, tuple[tuple[int, bool], ...]] = {}
-    for pile, at in sorted(slots.items()):
-        if len(at) != max(at) + 1:
-            gap = min(set(range(len(at))) - set(at))
-            raise r.fail(
-                N_(
-                    "after this state {pile} has no card at position {gap} but cards above it: "
-                    "the save is corrupt",
-                    pile=pile,
-                    gap=gap,
-                ),
-                state,
-            )
-        out[pile] = tuple(at[i] for i in range(len(at)))
-    return out
+    if len(at) != max(at) + 1:
+        gap = min(set(range(len(at))) - set(at))
+        raise r.fail(
+            N_(
+                "after this state {pile} has no card at position {gap} but cards above it: "
+                "the save is corrupt",
+                pile=pile,
+                gap=gap,
+            ),
+            state,
+        )
+    return tuple(at[i] for i in range(len(at)))
 
 
 def _read_legacy(name: str, root: Element) -> KPatSave:
@@ -606,36 +726,33 @@ class Position:
     runs: int
 
 
-def saved_position(save: KPatSave, index: int) -> Position:
+# A column as the engine holds it: its cards, how many are face-down, the run cards taken off.
+Column = tuple[tuple[int, ...], int, int]
+
+
+def saved_position(
+    save: KPatSave, index: int, seen: dict[int, tuple[object, Column]] | None = None
+) -> Position:
     """State ``index`` of the save as spidercli's engine would hold it: a complete face-up run
     that KPat's demo left on a column (it removes runs as a step of its own) is taken off, and a
-    face-down card left on top is turned up, as the ``kpat`` rules do at once."""
+    face-down card left on top is turned up, as the ``kpat`` rules do at once. ``seen`` keeps
+    each pile already read (a state shares the piles it did not change with the one before)."""
     state = save.states[index]
     cols: list[tuple[int, ...]] = []
     down: list[int] = []
     runs = sum(len(state.piles.get(f"legs{i}", ())) for i in range(8))
     for c in range(10):
-        pile = [(card_of_id(cid), up) for cid, up in state.piles.get(f"stack{c}", ())]
-        while len(pile) >= 13 and _is_run(pile[-13:]):
-            del pile[-13:]
-            runs += 13
-        if pile and not pile[-1][1]:
-            pile[-1] = (pile[-1][0], True)
-        d = 0
-        while d < len(pile) and not pile[d][1]:
-            d += 1
-        if any(not up for _, up in pile[d:]):
-            raise SaveError(
-                N_(
-                    "column {column} has a face-down card above a face-up one: not a position of "
-                    "Spider",
-                    column=c + 1,
-                ),
-                path=save.path,
-                line=state.line,
-            )
-        cols.append(tuple(card for card, _ in pile))
-        down.append(d)
+        saved = state.piles.get(f"stack{c}", ())
+        known = seen.get(id(saved)) if seen is not None else None
+        if known is not None and known[0] is saved:
+            column = known[1]
+        else:
+            column = _column(save, state, c, saved)
+            if seen is not None:
+                seen[id(saved)] = (saved, column)  # the pile kept alive: its id stays its own
+        cols.append(column[0])
+        down.append(column[1])
+        runs += column[2]
     stock = [len(state.piles.get(f"redeals{p}", ())) for p in range(5)]
     if any(n not in (0, 10) for n in stock) or stock != sorted(stock):
         raise SaveError(
@@ -654,6 +771,32 @@ def saved_position(save: KPatSave, index: int) -> Position:
             line=state.line,
         )
     return Position(tuple(cols), tuple(down), stock.count(0), runs // 13)
+
+
+def _column(
+    save: KPatSave, state: SaveState, c: int, saved: tuple[tuple[int, bool], ...]
+) -> Column:
+    pile = [(card_of_id(cid), up) for cid, up in saved]
+    runs = 0
+    while len(pile) >= 13 and _is_run(pile[-13:]):
+        del pile[-13:]
+        runs += 13
+    if pile and not pile[-1][1]:
+        pile[-1] = (pile[-1][0], True)
+    d = 0
+    while d < len(pile) and not pile[d][1]:
+        d += 1
+    if any(not up for _, up in pile[d:]):
+        raise SaveError(
+            N_(
+                "column {column} has a face-down card above a face-up one: not a position of "
+                "Spider",
+                column=c + 1,
+            ),
+            path=save.path,
+            line=state.line,
+        )
+    return tuple(card for card, _ in pile), d, runs
 
 
 def _is_run(cards: list[tuple[int, bool]]) -> bool:
@@ -787,8 +930,9 @@ def import_save(source: str | Path | bytes, name: str | None = None) -> KPatImpo
     game = Game.from_setup(setup, KPAT)
     actions: list[str] = []
     doubles = 0
+    seen: dict[int, tuple[object, Column]] = {}
     for index in range(1, save.current + 1):
-        want = saved_position(save, index)
+        want = saved_position(save, index, seen)
         if engine_position(game) == want:
             continue  # a step that only removed a run or turned a card
         found = _find(game, want, depth=1)
@@ -813,8 +957,18 @@ def import_save(source: str | Path | bytes, name: str | None = None) -> KPatImpo
 
 def _find(game: Game, want: Position, depth: int) -> list[Action] | None:
     """The actions (``depth`` of them) that lead from ``game`` to ``want``; ``game`` is left as
-    it was."""
-    for action in game.legal_actions():
+    it was. The first found in ``legal_actions``'s order."""
+    actions = game.legal_actions()
+    if depth == 1:  # only a move between two columns that differ, or a deal, can lead there
+        changed = {c + 1 for c, col in enumerate(game.cols) if tuple(col) != want.cols[c]}
+        dealt = want.deals_done != game.deals_done
+        actions = [
+            a
+            for a in actions
+            if (isinstance(a, Move) and a.source in changed and a.target in changed)
+            or (dealt and isinstance(a, Deal))
+        ]
+    for action in actions:
         over, undoable = game.over, game.undoable
         if game.play(action) is not None:  # pragma: no cover - legal_actions lists legal ones
             continue
@@ -840,7 +994,11 @@ def _action_text(action: Action) -> str:
 
 
 __all__ = [
+    "MAX_ATTRIBUTES",
+    "MAX_DEPTH",
+    "MAX_ELEMENTS",
     "MAX_SAVE_BYTES",
+    "MAX_STATES",
     "KPatImport",
     "KPatSave",
     "Position",

@@ -346,7 +346,7 @@ def choose_rules(log: MoveLog, override: str | None = None) -> Ruleset:
         rules = RULESETS[log.rules] if log.rules else CLASSIC
         line = log.rules_line or log.game_line
     try:
-        check_playable(rules, log.deal.game, log.deal.suits)
+        check_playable(rules, log.deal)
     except ValueError as err:
         raise RulesError(
             N_("{error} ({deal})", error=message_of(err), deal=log.deal.name),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import Protocol
 
 from spidercli.messages import N_, Nn_, quoted
 
@@ -59,6 +60,7 @@ class Ruleset:
     app: str  # whose rules these are, in words, for the report header
     games: frozenset[str]  # GameKind names this ruleset plays
     suits: frozenset[int]  # suit counts it plays
+    move_rules: frozenset[str]  # the deals' move rules it plays: "classic", "permissive"
     start_score: int
     move_score: int  # each move of a card or group
     deal_score: int  # each deal
@@ -115,6 +117,7 @@ CLASSIC = Ruleset(
     app=N_("the Spider and Spiderette apps' rules"),
     games=frozenset({"spider", "spiderette"}),
     suits=frozenset({1, 2, 4}),
+    move_rules=frozenset({"classic", "permissive"}),
     start_score=500,
     move_score=-1,
     deal_score=-1,
@@ -136,6 +139,7 @@ DUEL = Ruleset(
     app=N_("StarGames' two-player duel Spider"),
     games=frozenset({"spider"}),
     suits=frozenset({1, 2}),
+    move_rules=frozenset({"classic", "permissive"}),
     start_score=0,
     move_score=-1,
     deal_score=-1,
@@ -157,6 +161,7 @@ PAVOUK = Ruleset(
     app=N_("the rules of Pasiáns Pavouk, a browser Spider"),
     games=frozenset({"spider"}),
     suits=frozenset({1, 2, 4}),
+    move_rules=frozenset({"classic", "permissive"}),
     start_score=0,
     move_score=0,
     deal_score=0,
@@ -183,6 +188,7 @@ KPAT = Ruleset(
     app=N_("KDE KPatience's Spider; KPat keeps no score, so scored the classic way"),
     games=frozenset({"spider"}),
     suits=frozenset({1, 2, 4}),
+    move_rules=frozenset({"classic"}),  # KPat moves a group only when it is one suit
     start_score=500,
     move_score=-1,
     deal_score=-1,
@@ -227,8 +233,28 @@ def ruleset_named(name: str, where: str = "--rules") -> Ruleset:
     return rules
 
 
-def check_playable(rules: Ruleset, game: GameKind, suits: int) -> None:
-    """Raise ``ValueError`` when ``rules`` does not play this game or suit count."""
+class Dealt(Protocol):
+    """What ``check_playable`` reads of a deal (``codes.Setup`` is one)."""
+
+    @property
+    def game(self) -> GameKind: ...
+
+    @property
+    def suits(self) -> int: ...
+
+    @property
+    def permissive(self) -> bool: ...
+
+    @property
+    def classic_name(self) -> str | None:
+        """The same cards' game code under the classic move rule; None for a written-out deal."""
+        ...
+
+
+def check_playable(rules: Ruleset, deal: Dealt) -> None:
+    """Raise ``ValueError`` when ``rules`` does not play this deal: its game, its suit count or
+    its move rule."""
+    game, suits = deal.game, deal.suits
     if game.name not in rules.games:
         titles = [GAMES[g].title for g in sorted(rules.games, reverse=True)]
         plays = (
@@ -257,5 +283,22 @@ def check_playable(rules: Ruleset, game: GameKind, suits: int) -> None:
                 name=rules.name,
                 counts=counts,
                 suits=suits,
+            )
+        )
+    if deal.permissive and suits > 1 and "permissive" not in rules.move_rules:
+        classic = deal.classic_name
+        raise ValueError(
+            N_(
+                "ruleset {name!r} plays the classic move rule only (a group moves only when it "
+                "is one suit: these cards under it are {code}), not the permissive one",
+                name=rules.name,
+                code=classic,
+            )
+            if classic is not None
+            else N_(
+                "ruleset {name!r} plays the classic move rule only (a group moves only when it "
+                "is one suit: 'rule: classic' in the deal plays these cards under it), not the "
+                "permissive one",
+                name=rules.name,
             )
         )

@@ -20,7 +20,7 @@ from spidercli.solution import Solved
 def check_solvable(setup: Setup, rules: Ruleset) -> None:
     """``ValueError`` when ``rules`` cannot play the deal (naming the deal)."""
     try:
-        check_playable(rules, setup.game, setup.suits)
+        check_playable(rules, setup)
     except ValueError as err:
         raise ValueError(N_("{error} ({deal})", error=message_of(err), deal=setup.name)) from err
 

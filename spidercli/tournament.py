@@ -34,6 +34,7 @@ def load_manifest(path: str) -> Manifest:
     """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs. Read and
     checked like a log: ``InputError`` names the file and the line."""
     from spidercli.codes import CodeError, Setup, parse_code
+    from spidercli.rules import RULESETS, check_playable
     from spidercli.yamlreader import Checker, InputError, compose, read_text
 
     text = read_text(path)
@@ -67,6 +68,13 @@ def load_manifest(path: str) -> Manifest:
                 ),
                 item,
             ) from err
+        if rules is not None:  # a deal the tournament's ruleset cannot play: no log could count
+            try:
+                check_playable(RULESETS[rules], setup)
+            except ValueError as err:
+                raise c.fail(
+                    N_("{error} ({deal})", error=message_of(err), deal=setup.name), item
+                ) from err
         deals.append((setup.deal_id, setup.name))
     return Manifest(name, rules, tuple(deals))
 

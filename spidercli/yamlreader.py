@@ -8,6 +8,7 @@ keywords, whole numbers and ruleset names, each with its line. Every failure is 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -19,19 +20,19 @@ from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
 from spidercli.messages import N_, ascii_note, quoted, shown
 from spidercli.rules import lookup_ruleset, unknown_ruleset
-
-try:  # the C parser is several times faster; fall back to the pure-Python one
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+from spidercli.yamlpure import PureSafeLoader
 
 CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+# ``SPIDERCLI_PURE_YAML=1`` reads with the pure-Python loader even where libyaml is present, as
+# spidercli reads where PyYAML was built without it (the tests run the readers both ways).
+PURE_YAML_VARIABLE = "SPIDERCLI_PURE_YAML"
 
 
 _RESOLVED: dict[tuple[str, Any], Any] = {}
 
 
-class _Memo(_Loader):
+class _Memo:
     """The safe loader with its tag resolution memoised: logs repeat the same few hundred
     scalars (``deal``, ``3>7``), and resolving each by regular expressions is a tenth of a
     replay's time. Bounded (short scalars, 4096 of them); the result is the loader's own."""
@@ -41,12 +42,32 @@ class _Memo(_Loader):
             key = (value, implicit)
             tag = _RESOLVED.get(key)
             if tag is None:
-                tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+                tag = super().resolve(kind, value, implicit)  # type: ignore[misc]
                 if len(_RESOLVED) >= 4096:
                     _RESOLVED.clear()
                 _RESOLVED[key] = tag
             return tag
-        return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+        return super().resolve(kind, value, implicit)  # type: ignore[misc]
+
+
+class PureLoader(_Memo, PureSafeLoader):
+    """PyYAML's pure-Python loader, reading tabs as libyaml does (``spidercli.yamlpure``)."""
+
+
+def choose_loader() -> type:
+    """libyaml's loader (several times faster) when PyYAML has it and ``SPIDERCLI_PURE_YAML`` is
+    not ``1``; else ``PureLoader``. Either reads every log the same way."""
+    if os.environ.get(PURE_YAML_VARIABLE) != "1":
+        try:
+            from yaml import CSafeLoader
+        except ImportError:  # pragma: no cover - depends on how PyYAML was built
+            pass
+        else:
+            return type("CLoader", (_Memo, CSafeLoader), {})
+    return PureLoader
+
+
+LOADER = choose_loader()  # the loader in use; the tests swap it
 
 
 BLANKS = " \t\r\n"  # the blanks around a keyword, code or card: ASCII ones only
@@ -101,7 +122,7 @@ class Checker:
 
     def alias_line(self) -> int | None:
         """The first alias's line (the error path only: this parses the text again)."""
-        for event in yaml.parse(self.text_, Loader=_Loader):
+        for event in yaml.parse(self.text_, Loader=LOADER):
             if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
                 return int(event.start_mark.line) + 1
         return None
@@ -243,11 +264,22 @@ class Checker:
 def compose(text: str | bytes, path: str) -> yaml.Node | None:
     """The YAML document's node tree (None when empty); ``LogError`` for malformed YAML."""
     try:
-        return yaml.compose(text, Loader=_Memo)
+        return yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = None if mark is None else int(mark.line) + 1
         problem = err.problem or err.context or "malformed YAML"
+        if mark is not None and _tab_at(text, int(mark.line), int(mark.column), problem):
+            # libyaml and PyYAML word a misplaced tab differently: one message for both.
+            raise LogError(
+                N_(
+                    "not valid YAML: a tab at column {column}, where YAML allows only spaces "
+                    "(indenting a line, or after a '-' or '?' that opens an entry)",
+                    column=int(mark.column) + 1,
+                ),
+                path=path,
+                line=line,
+            ) from err
         raise LogError(
             N_("not valid YAML: {problem}", problem=shown(problem)), path=path, line=line
         ) from err
@@ -267,6 +299,17 @@ def compose(text: str | bytes, path: str) -> yaml.Node | None:
         raise LogError(N_("not valid YAML: {problem}", problem=shown(str(err))), path=path) from err
     except RecursionError as err:
         raise LogError(N_("not usable: the YAML is nested too deeply"), path=path) from err
+
+
+def _tab_at(text: str | bytes, line: int, column: int, problem: str) -> bool:
+    """Whether a YAML error is a misplaced tab: the parser stopped at a tab (0-based ``line``
+    and ``column``) and says it cannot start a token or breaks the indentation."""
+    if "tab" not in problem and "cannot start any token" not in problem:
+        return False
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    lines = _BREAK.split(text, line + 1)
+    return line < len(lines) and lines[line][column : column + 1] == "\t"
 
 
 def display_name(path: str | Path) -> str:
@@ -316,6 +359,7 @@ __all__ = [
     "CONSTRUCTOR",
     "FLOAT_TAG",
     "INT_TAG",
+    "LOADER",
     "MAP_TAG",
     "NULL_TAG",
     "SEQ_TAG",
@@ -323,6 +367,8 @@ __all__ = [
     "Checker",
     "InputError",
     "LogError",
+    "PureLoader",
+    "choose_loader",
     "compose",
     "decode",
     "display_name",

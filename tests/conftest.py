@@ -1,5 +1,6 @@
 """Fixtures for every test: English whatever the machine's locale, the checkout's root as the
-working directory, and the headless browser of the HTML tests."""
+working directory, and the headless browser of the HTML tests; ``yaml_loader`` runs a test with
+libyaml's loader and again with the pure-Python one."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from spidercli import i18n
+from spidercli import i18n, yamlreader
 from tests.browser import Browser, find_chromium
 from tests.helpers import ROOT
 
@@ -44,3 +45,20 @@ def browser() -> Iterator[Browser]:
     chromium = Browser(executable)
     yield chromium
     chromium.close()
+
+
+@pytest.fixture(scope="module", params=["libyaml", "pure"])
+def yaml_loader(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The module's tests run twice: with libyaml's loader, and with the pure-Python one spidercli
+    uses where PyYAML was built without libyaml (``SPIDERCLI_PURE_YAML=1``, which worker
+    processes read too). Module-scoped, so that Hypothesis's tests can use it."""
+    with pytest.MonkeyPatch.context() as patch:
+        if request.param == "pure":
+            patch.setenv(yamlreader.PURE_YAML_VARIABLE, "1")
+        else:
+            patch.delenv(yamlreader.PURE_YAML_VARIABLE, raising=False)
+        loader = yamlreader.choose_loader()
+        if request.param == "libyaml" and loader is yamlreader.PureLoader:
+            pytest.skip("PyYAML was built without libyaml")
+        patch.setattr(yamlreader, "LOADER", loader)
+        yield str(request.param)

@@ -13,12 +13,20 @@ from typer.testing import CliRunner
 from spidercli.actions import parse_action
 from spidercli.cards import parse_card
 from spidercli.cli import app
-from spidercli.codes import parse_code, seed_letters
+from spidercli.codes import Setup, parse_code, seed_letters
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
 from spidercli.movelog import MoveLog, load_log
 from spidercli.replay import choose_rules
-from spidercli.rules import CLASSIC, RULESETS, SPIDER, SPIDERETTE, GameKind, Ruleset
+from spidercli.rules import (
+    CLASSIC,
+    RULESETS,
+    SPIDER,
+    SPIDERETTE,
+    GameKind,
+    Ruleset,
+    check_playable,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -113,7 +121,9 @@ def new_game(code_text: str, rules_name: str) -> Game:
     """The game a code deals, under the named ruleset (classic when that one cannot play it)."""
     code = parse_code(code_text)
     rules = RULESETS[rules_name]
-    if code.game.name not in rules.games or code.suits not in rules.suits:
+    try:
+        check_playable(rules, Setup.from_code(code))
+    except ValueError:
         rules = CLASSIC
     return Game.from_code(code, rules)
 

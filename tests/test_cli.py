@@ -201,6 +201,7 @@ def test_bad_input(name: str, snapshot: SnapshotAssertion) -> None:
         ("bad-yaml.yaml", 5),
         ("unknown-rules.yaml", 2),
         ("rules-not-for-game.yaml", 3),
+        ("rules-kpat-permissive.yaml", 3),
         ("bad-expect.yaml", 3),
         ("deal-and-game.yaml", 2),
         ("deal-bad-card.yaml", 4),

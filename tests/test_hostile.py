@@ -69,7 +69,9 @@ CORPUS = [
     ("nel-in-player.yaml", 0, "\\u2028"),
     ("not-utf8.yaml", 2, "not-utf8.yaml:2: is not UTF-8 text"),
     ("nul.yaml", 2, "nul.yaml:2: is a binary file (a NUL byte)"),
+    ("tab-after-dash.yaml", 2, "tab-after-dash.yaml:3: not valid YAML: a tab at column 4"),
     ("tab-in-action.yaml", 0, "VALID"),
+    ("tab-separators.yaml", 0, "VALID"),
     ("vertical-tab-action.yaml", 2, "moves, entry 1: '7\\x0b>1' is not an action"),
 ]
 
@@ -78,6 +80,7 @@ def test_the_corpus_is_all_in_the_table() -> None:
     assert sorted(p.name for p in HOSTILE.glob("*.yaml")) == sorted(c[0] for c in CORPUS)
 
 
+@pytest.mark.usefixtures("yaml_loader")  # with libyaml's loader, and with the pure-Python one
 @pytest.mark.parametrize(("name", "status", "message"), CORPUS)
 def test_hostile_log(name: str, status: int, message: str) -> None:
     result = run("replay", f"tests/hostile/{name}", "--show", "none")
@@ -92,6 +95,7 @@ def test_hostile_log(name: str, status: int, message: str) -> None:
         assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.usefixtures("yaml_loader")
 @pytest.mark.parametrize(("name", "status", "message"), CORPUS)
 def test_hostile_log_in_verify_and_json(name: str, status: int, message: str) -> None:
     result = run("verify", f"tests/hostile/{name}", "-f", "jsonl", "-j", "1")

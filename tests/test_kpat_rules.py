@@ -4,11 +4,13 @@ kpat logs like any other."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from spidercli.codes import Setup, parse_code
+from spidercli.deals import deal_lines
 from spidercli.engine import Game
 from spidercli.kpat import import_save
 from spidercli.rules import CLASSIC, KPAT, RULESETS, SPIDERETTE, check_playable, ruleset_named
@@ -19,10 +21,11 @@ from tests.kpat_saves import KPAT_FIXTURES
 def test_kpat_is_a_preset() -> None:
     assert RULESETS["kpat"] is KPAT
     assert ruleset_named(" KPat ") is KPAT
+    assert SPIDERETTE.name not in KPAT.games
     with pytest.raises(ValueError, match="Spider only, not Spiderette"):
-        check_playable(KPAT, SPIDERETTE, 1)
+        check_playable(KPAT, Setup.from_code(parse_code("SD1-S1-AAAAAAA")))
     for suits in (1, 2, 4):
-        check_playable(KPAT, Setup.from_code(parse_code(f"KP{suits}-1")).game, suits)
+        check_playable(KPAT, Setup.from_code(parse_code(f"KP{suits}-1")))
 
 
 def test_kpat_deals_while_a_column_is_empty() -> None:
@@ -133,3 +136,110 @@ def test_duel_takes_kp_codes_but_judges_under_duel_rules(tmp_path: Path) -> None
     result = run("duel", str(a), str(b))
     assert result.exit_code == 2
     assert "rules: kpat: a duel is judged under duel rules only" in result.stderr
+
+
+# ------------------------------------------------ one move rule: KPat's (classic) under kpat
+
+PERMISSIVE = "SP2-S1P-TIXLZWX"  # 7>2:1 then 2>9:2 moves a mixed-suit group under the P rule
+REFUSAL = (
+    "ruleset 'kpat' plays the classic move rule only (a group moves only when it is one suit: "
+    f"these cards under it are SP2-S1C-TIXLZWX), not the permissive one ({PERMISSIVE})"
+)
+
+
+def test_the_engine_plays_no_permissive_kpat_game() -> None:
+    assert "permissive" not in KPAT.move_rules
+    assert all("permissive" in r.move_rules for r in RULESETS.values() if r is not KPAT)
+    with pytest.raises(ValueError, match="classic move rule only"):
+        Game.from_code(parse_code(PERMISSIVE), KPAT)
+    with pytest.raises(ValueError, match=re.escape(REFUSAL.split(" (SP2-S1P")[0])):
+        check_playable(KPAT, Setup.from_code(parse_code(PERMISSIVE)))
+    # With one suit both move rules are one game; a C code plays.
+    for code in ("SP1-S1P-TIXLZWX", "SP2-S1C-TIXLZWX", "KP4-17"):
+        check_playable(KPAT, Setup.from_code(parse_code(code)))
+        Game.from_code(parse_code(code), KPAT)
+
+
+def _permissive_log(tmp_path: Path, rules: str | None = "kpat", name: str = "p.yaml") -> Path:
+    path = tmp_path / name
+    head = f"game: {PERMISSIVE}\n" + (f"rules: {rules}\n" if rules else "")
+    path.write_text("player: p\n" + head + "moves: ['7>2:1', '2>9:2']\n")
+    return path
+
+
+@pytest.mark.parametrize("spelled", ["kpat", "KPat", "' kpat '", "!!str kpat"])
+def test_a_permissive_game_under_kpat_is_refused_as_input(tmp_path: Path, spelled: str) -> None:
+    """In the log (the rules: line named) or on the command line (the game: line named), by
+    every command that reads a log, with one message and exit status 2."""
+    path = _permissive_log(tmp_path, spelled)
+    bare = _permissive_log(tmp_path, None, "bare.yaml")
+    assert run("replay", str(path), "--rules", "classic").exit_code == 0  # the moves are legal
+    for args, log, line in (
+        (("replay", str(path)), path, 3),
+        (("hint", str(path)), path, 3),
+        (("solve", str(path), "--max-states", "10"), path, 3),
+        (("record", str(path)), path, 3),
+        (("replay", str(bare), "--rules", "kpat"), bare, 2),
+        (("hint", str(bare), "--rules", "KPAT"), bare, 2),
+        (("solve", str(bare), "--rules", "kpat", "--max-states", "10"), bare, 2),
+        (("replay", str(path), "--rules", "kpat"), path, 2),
+    ):
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stderr == f"spidercli: error: {log}:{line}: {REFUSAL}\n", args
+    result = run("replay", str(path), "--json")
+    assert json.loads(result.stdout)["error"] == {"message": f"{path}:3: {REFUSAL}", "line": 3}
+    result = run("verify", str(path), "-f", "jsonl")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["message"] == f"{path}:3: {REFUSAL}"
+    assert run("record", str(path)).exit_code == 2
+    assert "expect" not in path.read_text()  # record left it alone
+
+
+def test_a_permissive_explicit_deal_under_kpat_is_refused(tmp_path: Path) -> None:
+    deal = "\n".join(deal_lines(Setup.from_code(parse_code(PERMISSIVE))))
+    for rule in ("permissive", "PERMISSIVE", "' Permissive '", "!!str permissive"):
+        path = tmp_path / "d.yaml"
+        text = deal.replace("rule: permissive", f"rule: {rule}")
+        assert f"rule: {rule}" in text
+        path.write_text(f"rules: kpat\n{text}\nmoves: ['7>2:1', '2>9:2']\n")
+        result = run("replay", str(path))
+        assert result.exit_code == 2, result.output
+        assert "ruleset 'kpat' plays the classic move rule only" in result.stderr
+        assert f"{path}:1: " in result.stderr  # the rules: line
+        assert "'rule: classic' in the deal plays these cards under it" in result.stderr
+        path.write_text(text.replace(f"rule: {rule}", "rule: classic") + "\nmoves: [deal]\n")
+        assert run("replay", str(path), "--rules", "kpat").exit_code == 0
+
+
+def test_solve_a_permissive_code_under_kpat(tmp_path: Path) -> None:
+    result = run("solve", PERMISSIVE, "--rules", "kpat")
+    assert result.exit_code == 2
+    assert result.stderr == f"spidercli: error: {REFUSAL}\n"
+
+
+def test_verify_and_tournament_refuse_it_too(tmp_path: Path) -> None:
+    path = _permissive_log(tmp_path, None)
+    result = run("verify", str(path), "--rules", "kpat", "-f", "jsonl")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["message"] == f"{path}:2: {REFUSAL}"
+    # A manifest whose ruleset cannot play one of its deals: no log could ever count.
+    manifest = tmp_path / "m.yml"
+    manifest.write_text(f"rules: kpat\ndeals:\n  - KP2-17\n  - {PERMISSIVE.lower()}\n")
+    result = run("tournament", str(path), "-m", str(manifest))
+    assert result.exit_code == 2
+    assert result.stderr == f"spidercli: error: {manifest}:4: {REFUSAL}\n"
+    # Under a manifest with no ruleset, the kpat log is refused as unusable.
+    _permissive_log(tmp_path, "kpat")
+    manifest.write_text(f"deals: [{PERMISSIVE}]\n")
+    out = json.loads(run("tournament", str(path), "-m", str(manifest), "-f", "json").stdout)
+    assert [r["reason"] for r in out["rejected"]] == [f"unusable: {path}:3: {REFUSAL}"]
+
+
+def test_duel_refuses_a_kpat_log_before_its_move_rule(tmp_path: Path) -> None:
+    a = _permissive_log(tmp_path, "kpat")
+    b = tmp_path / "b.yaml"
+    b.write_text(f"game: {PERMISSIVE}\nmoves: [deal]\n")
+    result = run("duel", str(a), str(b))
+    assert result.exit_code == 2
+    assert f"{a}:3: rules: kpat: a duel is judged under duel rules only" in result.stderr

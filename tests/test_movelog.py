@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 from spidercli.actions import DEAL, FINISH, UNDO, ActionSyntaxError, Flip, Move, Tap, parse_action
 from spidercli.movelog import LogError, parse_log
 
+# Every test runs with libyaml's loader and with the pure-Python one (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("yaml_loader")
+
 
 @pytest.mark.parametrize(
     ("text", "action"),

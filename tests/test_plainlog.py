@@ -19,6 +19,9 @@ from spidercli.plainlog import _text, quick_head, quick_log
 from spidercli.yamlreader import STR_TAG
 from tests.helpers import ROOT
 
+# Every test runs with libyaml's loader and with the pure-Python one (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("yaml_loader")
+
 CORPUS = sorted(
     p
     for folder in (
@@ -156,7 +159,7 @@ def logs(draw: st.DrawFn) -> str:
     return head + marker + "\n".join(rows) + (tail if rows else "")
 
 
-@settings(max_examples=600)
+@settings(max_examples=600, deadline=None)  # a shared machine: timing is not the point
 @given(text=logs())
 def test_the_quick_reading_is_the_yaml_readers(text: str) -> None:
     assert outcome(parse_log, text) == outcome(parse_yaml_log, text)
@@ -320,7 +323,7 @@ def plain_heads(draw: st.DrawFn) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-@settings(max_examples=800)
+@settings(max_examples=800, deadline=None)
 @given(head=plain_heads(), body=st.sampled_from(["  - 3>7\n", "- deal\n  - undo\n", "  - 1>2\n"]))
 def test_the_quick_head_reading_is_the_yaml_readers(head: str, body: str) -> None:
     text = head + "moves:\n" + body

@@ -3,11 +3,15 @@ recursive reference, on random documents: the same verdict, message and line for
 
 from __future__ import annotations
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spidercli.yamlreader import Checker, InputError, compose
+
+# Every test runs with libyaml's loader and with the pure-Python one (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("yaml_loader")
 
 _STANDARD_TAGS = {
     "tag:yaml.org,2002:" + name
