@@ -29,7 +29,17 @@ from dataclasses import dataclass, field, replace
 from typing import IO
 
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
-from spidercli.messages import N_, Joined, error_json, located, said, shown, shown_path
+from spidercli.messages import (
+    N_,
+    Joined,
+    error_json,
+    located,
+    prefixed,
+    said,
+    shown,
+    shown_path,
+)
+from spidercli.refusals import sentence
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
 
 FORMATS = ("table", "json", "jsonl", "csv", "junit", "github", "concise")
@@ -262,9 +272,7 @@ def verify_one(
         first = report.illegal[0]
         rule = first.refusal.rule
         line = first.entry.line
-        from spidercli.refusals import refusal_summary  # said in the language; English as str
-
-        message = refusal_summary(first.named, first.refusal, report.game, first.entry)
+        message = prefixed(first.named, sentence(first.refusal))  # English as str; said too
     elif report.mismatches:
         line = log.expect.line if log.expect is not None else None
         message = Joined(

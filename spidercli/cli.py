@@ -21,7 +21,7 @@ from spidercli.quickparams import install as _quick_params
 _quick_params()  # plain values coerced without importing pydantic (start-up time)
 
 if TYPE_CHECKING:  # imported for the types only: the commands import what they use
-    from spidercli.movelog import MoveLog
+    from spidercli.logtypes import MoveLog
     from spidercli.rules import Ruleset
 
 app = typer.Typer(
@@ -519,7 +519,7 @@ def hint(
         from spidercli.messages import error_json, located, said
         from spidercli.solving import no_hint_message
 
-        message = located(parsed.path, bad.entry.line, no_hint_message(bad, report.game))
+        message = located(parsed.path, bad.entry.line, no_hint_message(bad))
         if as_json:
             _dump(error_json(message, bad.entry.line))
         print(f"spidercli: {said(message)}", file=sys.stderr)

@@ -44,7 +44,8 @@ from spidercli.actions import Action, Undo
 from spidercli.codes import Setup, parse_code, seed_letters
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
-from spidercli.movelog import MoveLog, parse_log, parse_yaml_log
+from spidercli.logtypes import MoveLog
+from spidercli.movelog import parse_log, parse_yaml_log
 from spidercli.plainlog import quick_log
 from spidercli.replay import Report
 from spidercli.rules import RULESETS, Ruleset

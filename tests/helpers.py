@@ -16,7 +16,8 @@ from spidercli.cli import app
 from spidercli.codes import parse_code, seed_letters
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
-from spidercli.movelog import MoveLog, load_log
+from spidercli.logtypes import MoveLog
+from spidercli.movelog import load_log
 from spidercli.replay import choose_rules
 from spidercli.rules import CLASSIC, RULESETS, SPIDER, SPIDERETTE, GameKind, Ruleset
 
