@@ -42,8 +42,6 @@ from spidercli.messages import (
 from spidercli.refusals import sentence
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
 
-FORMATS = ("table", "json", "jsonl", "csv", "junit", "github", "concise")
-
 CSV_FIELDS = (
     "file",
     "status",
@@ -1060,7 +1058,6 @@ def run_batch(
 
 
 __all__ = [
-    "FORMATS",
     "STATUSES",
     "Tally",
     "Verdict",

@@ -16,7 +16,9 @@ import typer
 
 from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES
+from spidercli.i18n import LANGUAGES, LanguageError, choose
 from spidercli.quickparams import install as _quick_params
+from spidercli.rules import RULESETS
 
 _quick_params()  # plain values coerced without importing pydantic (start-up time)
 
@@ -46,7 +48,7 @@ LogArgument = Annotated[
 ]
 RulesOverride = Annotated[
     str | None,
-    typer.Option("--rules", help="Ruleset (classic, duel, pavouk, kpat); overrides the log's."),
+    typer.Option("--rules", help=f"Ruleset ({', '.join(RULESETS)}); overrides the log's."),
 ]
 JobsOption = Annotated[
     int | None,
@@ -78,8 +80,6 @@ ColorOption = Annotated[
 
 def _choose_language(value: str | None) -> str | None:
     """--lang, or else LC_ALL, LC_MESSAGES, LANG: the language of the text for people."""
-    from spidercli.i18n import LanguageError, choose
-
     try:
         choose(value)
     except LanguageError as err:
@@ -91,8 +91,8 @@ LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        help="Language of the text for people: en, cs or fi (default: from LC_ALL, "
-        "LC_MESSAGES, LANG). JSON and other machine formats never change.",
+        help=f"Language of the text for people: {', '.join(LANGUAGES[:-1])} or {LANGUAGES[-1]} "
+        "(default: from LC_ALL, LC_MESSAGES, LANG). JSON and other machine formats never change.",
         callback=_choose_language,
         metavar="LANG",
     ),
@@ -417,7 +417,7 @@ def solve(
         str | None,
         typer.Option(
             "--rules",
-            help="Ruleset the log is written for (classic, duel, pavouk, kpat; default: the log's, "
+            help=f"Ruleset the log is written for ({', '.join(RULESETS)}; default: the log's, "
             "else classic).",
         ),
     ] = None,
@@ -567,7 +567,7 @@ def verify(
     jobs: JobsOption = None,
     rules: Annotated[
         str | None,
-        typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk, kpat)."),
+        typer.Option("--rules", help=f"Ruleset for every log ({', '.join(RULESETS)})."),
     ] = None,
     html_dir: Annotated[
         str | None,

@@ -9,6 +9,29 @@ Columns are 0-based in every method of ``Game`` (``check_move(s, t, k)``, ``move
 1-based numbers, as written. Columns are lists of cards, bottom to top, and ``down[c]`` counts the
 face-down cards at the bottom of column ``c``. Cards are ints (see ``cards``): the rank is
 ``card & 15``, and ``b == a - 1`` says that ``b`` goes on ``a`` in a one-suit run.
+
+A refusal is facts, not words (``Refusal``: the rule, the cards, a column or a count);
+``spidercli.refusals`` words them, in every language.
+
+The reference path, and its two copies. Each action has one general check and one effect:
+``check_move`` (``_check_group``, ``_check_target``, ``_infer_count``) then ``move``;
+``check_deal`` then ``deal``; ``check_flip`` then ``flip``; ``check_undo`` then ``undo``; ``play``
+dispatches to them and names every refusal. Two copies of the accepting path of a move buy
+measured speed (``make bench``), and each is kept equal to its general twin by a test:
+
+- ``_plainly_legal``: ``check_move``'s accepting path in one function, used by ``play`` for a
+  ``Move``; it returns the card count, or 0 for any doubt (then ``check_move`` decides and names
+  the refusal). Kept equal by ``tests/test_fused_move.py`` (against ``check_move`` then
+  ``move``, every move from random positions under every ruleset).
+- ``play_all``: ``check_move``'s accepting path and ``move``'s effects inlined in one loop (and
+  ``check_deal``'s test before ``deal``), for a whole log; anything doubtful goes through
+  ``play``. Kept equal by ``tests/test_play_all.py`` (against ``play`` one action at a time:
+  the same refusals, position, score, history) and the differential fuzzer
+  (``tests/fuzz_fastpaths.py``, whose ``general_paths()`` swaps both copies out at once).
+
+A change to what a move may do changes ``_check_group``/``_check_target``/``_infer_count`` or
+``move``, then both copies, and those two tests tell whether they still agree. The solver has
+its own move generator and compiled pass (``solver.py``, ``_beam.c``): see docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -287,11 +310,6 @@ class Game:
         )
 
     # ----------------------------------------------------------------- reading the position
-
-    @property
-    def game(self) -> GameKind:
-        """``kind``'s old name, still read by the solver."""
-        return self.kind
 
     @property
     def deals_left(self) -> int:

@@ -122,25 +122,6 @@ class Plural(Text):
         return ngettext(self.msgid, self.plural, self.n).format(**fields)
 
 
-class Prepared(Text):
-    """A ``Text`` whose saying was built when it was made, for the language in use then (a
-    refusal sentence needs the position, which is at hand only while replaying)."""
-
-    def __new__(cls, english: str, lang: str, saying: str) -> Prepared:
-        made = str.__new__(cls, english)
-        made.msgid = english
-        made.fields = {"lang": lang, "saying": saying}
-        return made
-
-    def __getnewargs_ex__(self) -> tuple[tuple[str, str, str], dict[str, Any]]:  # type: ignore[override]
-        return (str(self), self.fields["lang"], self.fields["saying"]), {}
-
-    def said(self) -> str:
-        from spidercli.i18n import language
-
-        return str(self.fields["saying"]) if language() == self.fields["lang"] else str(self)
-
-
 class Located(Text):
     """``path:line: message``: the place stays as it is, the message is said."""
 
@@ -228,7 +209,6 @@ __all__ = [
     "Located",
     "Nn_",
     "Plural",
-    "Prepared",
     "Text",
     "ascii_note",
     "error_json",

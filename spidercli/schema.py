@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from spidercli import __version__
-from spidercli.rules import RULESETS
+from spidercli.deals import MOVE_RULES
+from spidercli.logtypes import RESULTS
+from spidercli.rules import GAMES, RULESETS
 
 
 def _ci(word: str) -> str:
@@ -65,8 +67,8 @@ def log_schema() -> dict[str, Any]:
                 "additionalProperties": False,
                 "required": ["game", "columns", "stock"],
                 "properties": {
-                    "game": {"enum": ["spider", "spiderette"]},
-                    "rule": {"enum": ["classic", "permissive"], "default": "classic"},
+                    "game": {"enum": list(GAMES)},
+                    "rule": {"enum": list(MOVE_RULES), "default": MOVE_RULES[0]},
                     "suits": {"enum": [1, 2, 4]},
                     "columns": {
                         "description": "Each column's cards, bottom to top (10 or 7 columns).",
@@ -93,7 +95,7 @@ def log_schema() -> dict[str, Any]:
                 "type": "object",
                 "additionalProperties": False,
                 "properties": {
-                    "result": {"enum": ["won", "open", "blocked", "resigned"]},
+                    "result": {"enum": list(RESULTS)},
                     "moves": {"type": "integer"},
                     "score": {"type": "integer"},
                     "runs": {"type": "integer"},

@@ -16,12 +16,15 @@ from spidercli.cli import app
 from spidercli.codes import parse_code, seed_letters
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
+from spidercli.i18n import LANGUAGES
 from spidercli.logtypes import MoveLog
 from spidercli.movelog import load_log
 from spidercli.replay import choose_rules
 from spidercli.rules import CLASSIC, RULESETS, SPIDER, SPIDERETTE, GameKind, Ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
+# The languages with a catalog: every one spidercli speaks but English, the messages' own.
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
 FIXTURES = ROOT / "fixtures"
 GAMES = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 ILLEGAL = sorted(p.stem for p in (FIXTURES / "illegal").glob("*.yaml"))
@@ -129,6 +132,7 @@ __all__ = [
     "ROOT",
     "SPIDER",
     "SPIDERETTE",
+    "TRANSLATED",
     "cards",
     "new_game",
     "play",

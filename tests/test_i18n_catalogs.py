@@ -25,11 +25,11 @@ from spidercli.movelog import load_log
 from spidercli.refusals import sentence
 from spidercli.replay import ReplayVisitor, replay
 from spidercli.rules import RULESETS
-from tests.helpers import CODES, FIXTURES, ILLEGAL, new_game
+from tests.helpers import CODES, FIXTURES, ILLEGAL, TRANSLATED, new_game
 
 LOCALE = Path(i18n.__file__).parent / "locale"
 POT = LOCALE / "spidercli.pot"
-LANGS = ("cs", "fi")
+LANGS = TRANSLATED
 
 
 def _po(lang: str) -> Catalog:

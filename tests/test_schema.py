@@ -7,6 +7,9 @@ import json
 
 import jsonschema
 
+from spidercli.deals import DEAL_KEYS, MOVE_RULES
+from spidercli.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS
+from spidercli.rules import GAMES, RULESETS
 from spidercli.schema import log_schema
 from tests.helpers import FIXTURES, run
 
@@ -38,3 +41,17 @@ def test_schema_accepts_good_logs_and_refuses_broken_ones() -> None:
     ):
         data = yaml.safe_load((FIXTURES / "bad" / f"{name}.yaml").read_text())
         assert not validator.is_valid(data), name
+
+
+def test_the_schema_names_the_keys_and_words_the_reader_knows() -> None:
+    """The schema and the reader agree on every key of a log, of its ``expect`` block and of
+    its ``deal:`` block, and on the words each may hold."""
+    schema = log_schema()
+    top = schema["properties"]
+    assert list(top) == list(TOP_KEYS)
+    assert list(top["expect"]["properties"]) == list(EXPECT_KEYS)
+    assert top["expect"]["properties"]["result"]["enum"] == list(RESULTS)
+    assert list(top["deal"]["properties"]) == list(DEAL_KEYS)
+    assert top["deal"]["properties"]["game"]["enum"] == list(GAMES)
+    assert top["deal"]["properties"]["rule"]["enum"] == list(MOVE_RULES)
+    assert top["rules"]["enum"] == sorted(RULESETS)
