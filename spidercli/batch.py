@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import IO
 
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
+from spidercli.i18n import _, ngettext
 from spidercli.messages import (
     N_,
     Joined,
@@ -40,7 +41,15 @@ from spidercli.messages import (
     shown_path,
 )
 from spidercli.refusals import sentence
-from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
+from spidercli.replay import (
+    EXPECT_FAILED,
+    ILLEGAL,
+    INVALID_INPUT,
+    STATUSES,
+    VALID,
+    choose_rules,
+    replay,
+)
 
 CSV_FIELDS = (
     "file",
@@ -228,7 +237,6 @@ def verify_one(
     not be); never raises for bad input. With ``html_dir``, a log that is not valid gets an
     HTML page there."""
     from spidercli.movelog import load_log, parse_log
-    from spidercli.replay import choose_rules, replay
     from spidercli.yamlreader import InputError, decode, display_name
 
     limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
@@ -843,8 +851,6 @@ class Tally:
         return 0
 
     def summary(self) -> str:
-        from spidercli.i18n import ngettext
-
         n = self.total
         parts = ", ".join(
             f"{self.counts[s]} {s}" for s in STATUSES
@@ -872,8 +878,6 @@ class TableWriter(Writer):
             self.out.write(f"{'INVALID-INPUT':<14} {said(v.message or '')}\n")
             return
         else:
-            from spidercli.i18n import _, ngettext
-
             detail = (
                 ngettext(
                     "{result}, {moves} move, score {score}, runs {runs}",

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from spidercli.i18n import _, language, ngettext
+
 LIMIT = 200  # characters of user text echoed in one message
 
 
@@ -87,8 +89,6 @@ class Text(str):
         return (self.msgid,), self.fields
 
     def said(self) -> str:
-        from spidercli.i18n import _, language
-
         if language() == "en":
             return str(self)
         fields = {k: said(v) if isinstance(v, str) else v for k, v in self.fields.items()}
@@ -114,8 +114,6 @@ class Plural(Text):
         return (self.msgid, self.plural, self.n), self.fields
 
     def said(self) -> str:
-        from spidercli.i18n import language, ngettext
-
         if language() == "en":
             return str(self)
         fields = {k: said(v) if isinstance(v, str) else v for k, v in self.fields.items()}
