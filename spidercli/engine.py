@@ -181,11 +181,12 @@ class Refusal:
     @property
     def message(self) -> str:
         """The refusal's English sentence, as the words module installed by ``word_refusals``
-        says it (``spidercli.refusals`` installs itself when imported); without one, the rule,
-        the cards and the facts."""
+        says it (``spidercli.refusals`` installs itself when imported); without one, the cards
+        and the facts (``cards 7H 9S``)."""
         if _wording is None:
-            cards = " ".join(map(card_str, self.cards))
-            return f"{self.rule} (cards: {cards or '-'}; facts: {self.facts})"
+            parts = [f"cards {' '.join(map(card_str, self.cards))}"] if self.cards else []
+            parts += [f"facts {', '.join(map(str, self.facts))}"] if self.facts else []
+            return "; ".join(parts) or "-"
         return _wording(self)
 
     def __str__(self) -> str:

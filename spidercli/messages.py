@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from spidercli.i18n import _, language, ngettext
-
 LIMIT = 200  # characters of user text echoed in one message
 
 
@@ -89,6 +87,10 @@ class Text(str):
         return (self.msgid,), self.fields
 
     def said(self) -> str:
+        # i18n is imported only when a text is said: the engine imports cards, and so this
+        # module, and the engine loads no language.
+        from spidercli.i18n import _, language
+
         if language() == "en":
             return str(self)
         fields = {k: said(v) if isinstance(v, str) else v for k, v in self.fields.items()}
@@ -114,6 +116,8 @@ class Plural(Text):
         return (self.msgid, self.plural, self.n), self.fields
 
     def said(self) -> str:
+        from spidercli.i18n import language, ngettext  # when said (see Text.said)
+
         if language() == "en":
             return str(self)
         fields = {k: said(v) if isinstance(v, str) else v for k, v in self.fields.items()}
