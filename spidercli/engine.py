@@ -613,7 +613,7 @@ class Game:
         return k if dst[-1] & 15 == (first & 15) + 1 else 0
 
     def _game_over(self) -> Refusal:
-        return Refusal(GAME_OVER, (), (self.over or RESIGNED,))
+        return Refusal(GAME_OVER, (), (self.over or RESIGNED,))  # over: won or resigned
 
     def _no_column(self, number: int) -> Refusal:
         return Refusal(NO_SUCH_COLUMN, (), (number, self._ncols))
