@@ -1,9 +1,11 @@
-"""Move logs: YAML text to a typed ``MoveLog`` whose every entry keeps its line number.
+"""Move logs: YAML text to a typed ``MoveLog`` (``spidercli.logtypes``) whose every entry keeps
+its line number.
 
-The text is read by the strict YAML reader (``spidercli.yamlreader``), so each error names the
-line and says what was expected. Unknown or duplicate keys, aliases, custom tags and wrong types
-are refused with ``LogError``. An explicit ``deal:`` block is read by ``spidercli.deals``; logs
-are written by ``spidercli.logwriter``.
+The usual log (a plain ``moves:`` list last) is read quickly by ``spidercli.plainlog``; anything
+else by the strict YAML reader (``spidercli.yamlreader``), so each error names the line and says
+what was expected. Unknown or duplicate keys, aliases, custom tags and wrong types are refused
+with ``LogError``. An explicit ``deal:`` block is read by ``spidercli.deals``; logs are written
+by ``spidercli.logwriter``.
 """
 
 from __future__ import annotations
