@@ -37,9 +37,9 @@ _PUBLIC: dict[str, str] = {
     "record_file": "spidercli.api",
     "import_kpat": "spidercli.api",
     # what they take and return
-    "MoveLog": "spidercli.movelog",
-    "Entry": "spidercli.movelog",
-    "Expect": "spidercli.movelog",
+    "MoveLog": "spidercli.logtypes",
+    "Entry": "spidercli.logtypes",
+    "Expect": "spidercli.logtypes",
     "Report": "spidercli.replay",
     "Illegal": "spidercli.replay",
     "Mismatch": "spidercli.replay",
@@ -110,9 +110,9 @@ if TYPE_CHECKING:
     from spidercli.errors import InputError as InputError
     from spidercli.judge import Judgement as Judgement
     from spidercli.kpat import KPatImport as KPatImport
-    from spidercli.movelog import Entry as Entry
-    from spidercli.movelog import Expect as Expect
-    from spidercli.movelog import MoveLog as MoveLog
+    from spidercli.logtypes import Entry as Entry
+    from spidercli.logtypes import Expect as Expect
+    from spidercli.logtypes import MoveLog as MoveLog
     from spidercli.record import Recorded as Recorded
     from spidercli.replay import Board as Board
     from spidercli.replay import Column as Column

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from spidercli.batch import Verdict
     from spidercli.judge import Judgement
     from spidercli.kpat import KPatImport
-    from spidercli.movelog import MoveLog
+    from spidercli.logtypes import MoveLog
     from spidercli.record import Recorded
     from spidercli.replay import Board, ReplayVisitor, Report
     from spidercli.solution import Hint
@@ -93,7 +93,7 @@ def _rules(value: object) -> str | None:
 
 
 def _log(value: object, what: str = "log") -> MoveLog:
-    from spidercli.movelog import MoveLog
+    from spidercli.logtypes import MoveLog
 
     if not isinstance(value, MoveLog):
         raise TypeError(
@@ -221,9 +221,7 @@ def hint(log: MoveLog, *, rules: str | None = None, timeout: float = 5.0) -> Hin
     report = replay(log, rules)
     if report.illegal:
         bad = report.illegal[0]
-        raise IllegalLogError(
-            no_hint_message(bad, report.game), path=log.path, line=bad.line, report=report
-        )
+        raise IllegalLogError(no_hint_message(bad), path=log.path, line=bad.line, report=report)
     return best(report.game, timeout=seconds)
 
 

@@ -31,10 +31,28 @@ from typing import IO, Any
 
 from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
-from spidercli.messages import N_, Joined, error_json, located, quoted, said, shown, shown_path
-from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
-
-FORMATS = ("table", "json", "jsonl", "csv", "junit", "github", "concise")
+from spidercli.i18n import _, ngettext
+from spidercli.messages import (
+    N_,
+    Joined,
+    error_json,
+    located,
+    prefixed,
+    quoted,
+    said,
+    shown,
+    shown_path,
+)
+from spidercli.refusals import sentence
+from spidercli.replay import (
+    EXPECT_FAILED,
+    ILLEGAL,
+    INVALID_INPUT,
+    STATUSES,
+    VALID,
+    choose_rules,
+    replay,
+)
 
 CSV_FIELDS = (
     "file",
@@ -238,7 +256,6 @@ def verify_one(
     not be); never raises for bad input. With ``html_dir``, a log that is not valid gets an
     HTML page there."""
     from spidercli.movelog import load_log, parse_log
-    from spidercli.replay import choose_rules, replay
     from spidercli.yamlreader import InputError, decode, display_name
 
     limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
@@ -280,9 +297,7 @@ def verify_one(
         first = report.illegal[0]
         rule = first.refusal.rule
         line = first.entry.line
-        from spidercli.refusals import refusal_summary  # said in the language; English as str
-
-        message = refusal_summary(first.named, first.refusal, report.game, first.entry)
+        message = prefixed(first.named, sentence(first.refusal))  # English as str; said too
     elif report.mismatches:
         line = log.expect.line if log.expect is not None else None
         message = Joined(
@@ -925,8 +940,6 @@ class Tally:
         return 0
 
     def summary(self) -> str:
-        from spidercli.i18n import ngettext
-
         n = self.total
         parts = ", ".join(
             f"{self.counts[s]} {s}" for s in STATUSES
@@ -954,8 +967,6 @@ class TableWriter(Writer):
             self.out.write(f"{'INVALID-INPUT':<14} {said(v.message or '')}\n")
             return
         else:
-            from spidercli.i18n import _, ngettext
-
             detail = (
                 ngettext(
                     "{result}, {moves} move, score {score}, runs {runs}",
@@ -1183,7 +1194,6 @@ def run_batch(
 
 
 __all__ = [
-    "FORMATS",
     "STATUSES",
     "Tally",
     "Verdict",

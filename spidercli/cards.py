@@ -13,24 +13,7 @@ from spidercli.messages import N_, ascii_note, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 SUIT_SYMBOLS = "♠♥♦♣"
-RANK_NAMES = (
-    "",
-    "Ace",
-    "2",
-    "3",
-    "4",
-    "5",
-    "6",
-    "7",
-    "8",
-    "9",
-    "10",
-    "Jack",
-    "Queen",
-    "King",
-)
 
 ACE = 1
 KING = 13
@@ -65,11 +48,6 @@ def card_str(card: int) -> str:
 def card_unicode(card: int) -> str:
     """``T♠`` for the ten of spades."""
     return RANKS[rank_of(card) - 1] + SUIT_SYMBOLS[suit_of(card)]
-
-
-def card_words(card: int) -> str:
-    """``the 10 of spades``: for plain-language descriptions."""
-    return f"the {RANK_NAMES[rank_of(card)]} of {SUIT_NAMES[suit_of(card)]}"
 
 
 def parse_card(text: str) -> int:

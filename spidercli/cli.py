@@ -19,12 +19,14 @@ from typer.core import TyperGroup
 
 from spidercli.errors import InputError, OutputError
 from spidercli.files import MAX_LOG_BYTES
+from spidercli.i18n import LANGUAGES, LanguageError, choose
 from spidercli.quickparams import install as _quick_params
+from spidercli.rules import RULESETS
 
 _quick_params()  # plain values coerced without importing pydantic (start-up time)
 
 if TYPE_CHECKING:  # imported for the types only: the commands import what they use
-    from spidercli.movelog import MoveLog
+    from spidercli.logtypes import MoveLog
     from spidercli.rules import Ruleset
 
 
@@ -79,7 +81,7 @@ LogArgument = Annotated[
 ]
 RulesOverride = Annotated[
     str | None,
-    typer.Option("--rules", help="Ruleset (classic, duel, pavouk, kpat); overrides the log's."),
+    typer.Option("--rules", help=f"Ruleset ({', '.join(RULESETS)}); overrides the log's."),
 ]
 JobsOption = Annotated[
     int | None,
@@ -111,8 +113,6 @@ ColorOption = Annotated[
 
 def _choose_language(value: str | None) -> str | None:
     """--lang, or else LC_ALL, LC_MESSAGES, LANG: the language of the text for people."""
-    from spidercli.i18n import LanguageError, choose
-
     try:
         choose(value)
     except LanguageError as err:
@@ -124,8 +124,8 @@ LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        help="Language of the text for people: en, cs or fi (default: from LC_ALL, "
-        "LC_MESSAGES, LANG). JSON and other machine formats never change.",
+        help=f"Language of the text for people: {', '.join(LANGUAGES[:-1])} or {LANGUAGES[-1]} "
+        "(default: from LC_ALL, LC_MESSAGES, LANG). JSON and other machine formats never change.",
         callback=_choose_language,
         metavar="LANG",
     ),
@@ -450,7 +450,7 @@ def solve(
         str | None,
         typer.Option(
             "--rules",
-            help="Ruleset the log is written for (classic, duel, pavouk, kpat; default: the log's, "
+            help=f"Ruleset the log is written for ({', '.join(RULESETS)}; default: the log's, "
             "else classic).",
         ),
     ] = None,
@@ -595,7 +595,7 @@ def verify(
     jobs: JobsOption = None,
     rules: Annotated[
         str | None,
-        typer.Option("--rules", help="Ruleset for every log (classic, duel, pavouk, kpat)."),
+        typer.Option("--rules", help=f"Ruleset for every log ({', '.join(RULESETS)})."),
     ] = None,
     html_dir: Annotated[
         str | None,

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any
 
 import yaml
 
-from spidercli.cards import SPELLINGS, card_str, card_words, parse_card
+from spidercli.cards import SPELLINGS, card_str, parse_card
 from spidercli.codes import Layout, Setup, ordered_deck
-from spidercli.messages import N_, Nn_, Text, ascii_note, message_of, prefixed, quoted
+from spidercli.messages import N_, Nn_, ascii_note, message_of, prefixed, quoted
 from spidercli.pysoldeal import PYSOL_COLUMN_SIZES
 from spidercli.rules import GAMES, GameKind
+from spidercli.words import CardWords
 from spidercli.yamlreader import STR_TAG, Checker, LogError, kind_of, line_of
 
 DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
@@ -24,25 +24,6 @@ OTHER_COLUMN_SIZES: dict[str, tuple[tuple[int, ...], ...]] = {"spider": (PYSOL_C
 MOVE_RULES = ("classic", "permissive")
 
 _CARD_SEPARATORS = re.compile(r"[ \t\r\n,]+")
-
-
-class CardWords(Text):
-    """A card in words: ``the 10 of spades`` in English, said in the language in use as the
-    text report names cards (``piková 10``, ``pata-10``)."""
-
-    def __new__(cls, card: int) -> CardWords:
-        made = str.__new__(cls, card_words(card))
-        made.msgid = str(made)
-        made.fields = {"card": card}
-        return made
-
-    def __getnewargs_ex__(self) -> tuple[tuple[int], dict[str, Any]]:  # type: ignore[override]
-        return (self.fields["card"],), {}
-
-    def said(self) -> str:
-        from spidercli.render import card_name
-
-        return card_name(self.fields["card"])
 
 
 def _cards(c: Checker, node: yaml.Node, what: str) -> list[tuple[int, int]]:

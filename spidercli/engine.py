@@ -9,16 +9,39 @@ Columns are 0-based in every method of ``Game`` (``check_move(s, t, k)``, ``move
 1-based numbers, as written. Columns are lists of cards, bottom to top, and ``down[c]`` counts the
 face-down cards at the bottom of column ``c``. Cards are ints (see ``cards``): the rank is
 ``card & 15``, and ``b == a - 1`` says that ``b`` goes on ``a`` in a one-suit run.
+
+A refusal is facts, not words (``Refusal``: the rule, the cards, a column or a count);
+``spidercli.refusals`` words them, in every language.
+
+The reference path, and its two copies. Each action has one general check and one effect:
+``check_move`` (``_check_group``, ``_check_target``, ``_infer_count``) then ``move``;
+``check_deal`` then ``deal``; ``check_flip`` then ``flip``; ``check_undo`` then ``undo``; ``play``
+dispatches to them and names every refusal. Two copies of the accepting path of a move buy
+measured speed (``make bench``), and each is kept equal to its general twin by a test:
+
+- ``_plainly_legal``: ``check_move``'s accepting path in one function, used by ``play`` for a
+  ``Move``; it returns the card count, or 0 for any doubt (then ``check_move`` decides and names
+  the refusal). Kept equal by ``tests/test_fused_move.py`` (against ``check_move`` then
+  ``move``, every move from random positions under every ruleset).
+- ``play_all``: ``check_move``'s accepting path and ``move``'s effects inlined in one loop (and
+  ``check_deal``'s test before ``deal``), for a whole log; anything doubtful goes through
+  ``play``. Kept equal by ``tests/test_play_all.py`` (against ``play`` one action at a time:
+  the same refusals, position, score, history) and the differential fuzzer
+  (``tests/fuzz_fastpaths.py``, whose ``general_paths()`` swaps both copies out at once).
+
+A change to what a move may do changes ``_check_group``/``_check_target``/``_infer_count`` or
+``move``, then both copies, and those two tests tell whether they still agree. The solver has
+its own move generator and compiled pass (``solver.py``, ``_beam.c``): see docs/architecture.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from spidercli.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
-from spidercli.cards import RANK_NAMES, card_str, cards_str, make_card
+from spidercli.cards import card_str, make_card
 from spidercli.codes import GameCode, Layout, Setup, deal_layout
 from spidercli.rules import GameKind, Ruleset
 
@@ -118,33 +141,80 @@ _new_record = tuple.__new__
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """Why the rules refuse an action: the rule ID, a sentence naming the cards, and the cards."""
+    """Why the rules refuse an action, as facts: the rule ID, the cards it names, and the few
+    other facts its sentence needs. The engine holds no sentence: ``spidercli.refusals`` words a
+    refusal from these facts, in every language (English included), and ``message`` is its
+    English (see ``word_refusals``).
+
+    ``facts`` by rule (columns as the log numbers them, from 1):
+
+    ========================  =================================  ===============================
+    rule                      cards                              facts
+    ========================  =================================  ===============================
+    ``game-over``                                                the result (``won``, ``resigned``)
+    ``no-such-column``                                           the number, the columns there are
+    ``same-column``                                              the column
+    ``empty-source``                                             the column, its face-down cards
+    ``face-down-card``        the column's face-up cards         the column, the count asked for
+    ``group-not-descending``  the group                          (none)
+    ``group-mixed-suits``     the group                          (none)
+    ``build-one-higher``      the group's first card, the        (none); for ``S>T`` (the count
+                              target's last; for ``S>T``: the    inferred): the source column
+                              source's run, the target's last
+    ``no-target``             the group                          (none)
+    ``stock-empty``                                              (none)
+    ``deal-empty-column``                                        the first empty column
+    ``flip-automatic``                                           the ruleset's name
+    ``nothing-to-flip``       the column's last card (none when  the column
+                              it is empty)
+    ``nothing-to-undo``                                          (none) when nothing was played;
+                                                                 else the ruleset, its undo depth
+    ``undo-after-flip``                                          the ruleset's name
+    ``undo-after-deal``                                          the ruleset's name
+    ========================  =================================  ===============================
+    """
 
     rule: str
-    message: str
     cards: tuple[int, ...] = ()
+    facts: tuple[int | str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The refusal's English sentence, as the words module installed by ``word_refusals``
+        says it (``spidercli.refusals`` installs itself when imported); without one, the cards
+        and the facts (``cards 7H 9S``)."""
+        if _wording is None:
+            parts = [f"cards {' '.join(map(card_str, self.cards))}"] if self.cards else []
+            parts += [f"facts {', '.join(map(str, self.facts))}"] if self.facts else []
+            return "; ".join(parts) or "-"
+        return _wording(self)
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}"
 
 
+# The English wording of refusals, installed from above (the engine imports no words module).
+_wording: Callable[[Refusal], str] | None = None
+
+
+def word_refusals(wording: Callable[[Refusal], str]) -> None:
+    """Say ``Refusal.message`` (and so ``str`` of a refusal and of ``IllegalActionError``) with
+    ``wording``: ``spidercli.refusals`` calls this when it is imported."""
+    global _wording
+    _wording = wording
+
+
 class IllegalActionError(ValueError):
-    """Raised by ``Game.apply`` for an action the rules refuse."""
+    """Raised by ``Game.apply`` for an action the rules refuse; its ``str`` is the action and
+    the refusal (worded when it is read, not when it is raised)."""
 
     def __init__(self, action: Action, refusal: Refusal) -> None:
-        super().__init__(f"{action}: {refusal}")
+        super().__init__(action, refusal)
         self.action = action
         self.refusal = refusal
 
-
-def _needs(card: int) -> str:
-    """What a card takes: 'an 8', 'a Queen', 'nothing'."""
-    rank = card & 15
-    if rank == 1:
-        return "nothing: nothing goes on an Ace"
-    name = RANK_NAMES[rank - 1]
-    article = "an" if name[0] in "8A" else "a"
-    return f"{article} {name}"
+    def __str__(self) -> str:
+        return f"{self.action}: {self.refusal}"
 
 
 class Game:
@@ -244,11 +314,6 @@ class Game:
         )
 
     # ----------------------------------------------------------------- reading the position
-
-    @property
-    def game(self) -> GameKind:
-        """``kind``'s old name, still read by the solver."""
-        return self.kind
 
     @property
     def deals_left(self) -> int:
@@ -551,13 +616,10 @@ class Game:
         return k if dst[-1] & 15 == (first & 15) + 1 else 0
 
     def _game_over(self) -> Refusal:
-        what = "won" if self.over == WON else "finished"
-        return Refusal(GAME_OVER, f"the game is already {what}; no action can follow")
+        return Refusal(GAME_OVER, (), (self.over or RESIGNED,))  # over: won or resigned
 
     def _no_column(self, number: int) -> Refusal:
-        return Refusal(
-            NO_SUCH_COLUMN, f"there is no column {number}: columns are 1 to {self._ncols}"
-        )
+        return Refusal(NO_SUCH_COLUMN, (), (number, self._ncols))
 
     def _takes_anything(self, t: int) -> bool:
         """An empty column (or, where the rules say so, one of only face-down cards)."""
@@ -583,8 +645,7 @@ class Game:
         return k
 
     def _empty_source(self, s: int) -> Refusal:
-        what = "is empty" if not self.cols[s] else "has no face-up card"
-        return Refusal(EMPTY_SOURCE, f"column {s + 1} {what}: nothing to move")
+        return Refusal(EMPTY_SOURCE, (), (s + 1, self.down[s]))
 
     def _check_group(self, s: int, k: int) -> Refusal | None:
         """The source checks: empty-source, face-down-card, descending, one suit."""
@@ -593,35 +654,16 @@ class Game:
         if up == 0:
             return self._empty_source(s)
         if k < 1 or k > up:
-            if k < 1:
-                msg = "a move takes at least 1 card"
-            else:
-                msg = (
-                    f"column {s + 1} has {up} face-up card{'s' * (up != 1)} "
-                    f"({cards_str(col[-up:])}); {k} asked for"
-                )
-            return Refusal(FACE_DOWN_CARD, msg, tuple(col[-up:]))
+            return Refusal(FACE_DOWN_CARD, tuple(col[-up:]), (s + 1, k))
         n = len(col)
         for i in range(n - k, n - 1):
             if (col[i + 1] & 15) != (col[i] & 15) - 1:
-                group = tuple(col[n - k :])
-                return Refusal(
-                    GROUP_NOT_DESCENDING,
-                    f"{cards_str(group)} does not descend by one: "
-                    f"{card_str(col[i + 1])} follows {card_str(col[i])}",
-                    group,
-                )
+                return Refusal(GROUP_NOT_DESCENDING, tuple(col[n - k :]))
         if not self.permissive:
             suit = col[-1] >> 4
             for i in range(n - k, n - 1):
                 if col[i] >> 4 != suit:
-                    group = tuple(col[n - k :])
-                    return Refusal(
-                        GROUP_MIXED_SUITS,
-                        f"{cards_str(group)} holds more than one suit: "
-                        "the classic move rule moves a group only when it is all one suit",
-                        group,
-                    )
+                    return Refusal(GROUP_MIXED_SUITS, tuple(col[n - k :]))
         return None
 
     def _check_target(self, s: int, t: int, k: int) -> Refusal | None:
@@ -630,14 +672,7 @@ class Game:
         first = self.cols[s][-k]
         last = self.cols[t][-1]
         if (last & 15) != (first & 15) + 1:
-            if (first & 15) == 13:
-                msg = (
-                    f"{card_str(first)} cannot go on {card_str(last)}: "
-                    "a King goes only to an empty column"
-                )
-            else:
-                msg = f"{card_str(first)} cannot go on {card_str(last)}: it needs {_needs(last)}"
-            return Refusal(BUILD_ONE_HIGHER, msg, (first, last))
+            return Refusal(BUILD_ONE_HIGHER, (first, last))
         return None
 
     def _infer_count(self, s: int, t: int) -> int | Refusal:
@@ -657,16 +692,7 @@ class Game:
                 break
             i -= 1
             k += 1
-        run = tuple(col[i:])
-        if need == 0:
-            why = "nothing goes on an Ace"
-        else:
-            why = f"it needs {_needs(last)}, and the descending run {cards_str(run)} has none"
-        return Refusal(
-            BUILD_ONE_HIGHER,
-            f"nothing from column {s + 1} can go on {card_str(last)}: {why}",
-            (*run, last),
-        )
+        return Refusal(BUILD_ONE_HIGHER, (*col[i:], last), (s + 1,))
 
     def check_move(self, s: int, t: int, count: int | None) -> Refusal | int:
         """Check moving the last ``count`` cards of column ``s`` onto column ``t`` (0-based, as
@@ -680,7 +706,7 @@ class Game:
         if not 0 <= t < n:
             return self._no_column(t + 1)
         if s == t:
-            return Refusal(SAME_COLUMN, f"column {s + 1} is both the source and the target")
+            return Refusal(SAME_COLUMN, (), (s + 1,))
         if count is None:
             if self.down[s] == len(self.cols[s]):
                 return self._empty_source(s)
@@ -737,13 +763,7 @@ class Game:
             return refusal
         t = self.tap_target(s, k)
         if t is None:
-            group = tuple(self.cols[s][-k:])
-            return Refusal(
-                NO_TARGET,
-                f"no column can take {cards_str(group)}: none ends one rank higher "
-                f"than {card_str(group[0])}, and none is empty",
-                group,
-            )
+            return Refusal(NO_TARGET, tuple(self.cols[s][-k:]))
         self.move(s, t, k)
         return None
 
@@ -751,14 +771,11 @@ class Game:
         if self.over is not None:
             return self._game_over()
         if self.deals_done >= len(self.kind.deal_sizes):
-            return Refusal(STOCK_EMPTY, "the stock is empty: no deals left")
+            return Refusal(STOCK_EMPTY)
         if not self.rules.deal_with_empty_column:
             for c, col in enumerate(self.cols):
                 if not col:
-                    return Refusal(
-                        DEAL_EMPTY_COLUMN,
-                        f"column {c + 1} is empty: fill every column before dealing",
-                    )
+                    return Refusal(DEAL_EMPTY_COLUMN, (), (c + 1,))
         return None
 
     def _play_deal(self) -> Refusal | None:
@@ -776,20 +793,12 @@ class Game:
         if not 0 <= c < self._ncols:
             return self._no_column(c + 1)
         if self._auto_flip:
-            return Refusal(
-                FLIP_AUTOMATIC,
-                f"under {self.rules.name} rules a face-down card turns up by itself; "
-                "there is no flip action",
-            )
+            return Refusal(FLIP_AUTOMATIC, (), (self.rules.name,))
         col = self.cols[c]
         if not col:
-            return Refusal(NOTHING_TO_FLIP, f"column {c + 1} is empty: nothing to flip")
+            return Refusal(NOTHING_TO_FLIP, (), (c + 1,))
         if self.down[c] < len(col):
-            return Refusal(
-                NOTHING_TO_FLIP,
-                f"column {c + 1} already ends face-up ({card_str(col[-1])})",
-                (col[-1],),
-            )
+            return Refusal(NOTHING_TO_FLIP, (col[-1],), (c + 1,))
         return None
 
     def _play_flip(self, action: Flip) -> Refusal | None:
@@ -804,23 +813,13 @@ class Game:
             return self._game_over()
         if not self.undoable:
             if not self.history:
-                msg = "nothing to undo: no action has been played"
-            else:
-                depth = self.rules.undo_depth
-                msg = (
-                    f"nothing left to undo: {self.rules.name} rules undo at most the last "
-                    f"{depth} action{'s' * (depth != 1)}"
-                )
-            return Refusal(NOTHING_TO_UNDO, msg)
+                return Refusal(NOTHING_TO_UNDO)
+            return Refusal(NOTHING_TO_UNDO, (), (self.rules.name, self.rules.undo_depth))
         last = self.history[-1]
         if isinstance(last, FlipRecord) and not self.rules.undo_after_flip:
-            return Refusal(
-                UNDO_AFTER_FLIP, f"{self.rules.name} rules allow no undo right after a flip"
-            )
+            return Refusal(UNDO_AFTER_FLIP, (), (self.rules.name,))
         if isinstance(last, DealRecord) and not self.rules.undo_after_deal:
-            return Refusal(
-                UNDO_AFTER_DEAL, f"{self.rules.name} rules allow no undo right after a deal"
-            )
+            return Refusal(UNDO_AFTER_DEAL, (), (self.rules.name,))
         return None
 
     # ------------------------------------------------------------- effects (no checks made)

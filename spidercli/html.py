@@ -28,8 +28,9 @@ from spidercli.cards import cards_str
 from spidercli.engine import Game, Refusal
 from spidercli.files import write_atomic
 from spidercli.i18n import _, language, ngettext
+from spidercli.logtypes import Entry
 from spidercli.messages import said
-from spidercli.movelog import Entry
+from spidercli.refusals import sentence
 from spidercli.render import describe, describe_deal, verdict
 from spidercli.replay import ReplayVisitor, Report
 from spidercli.svg import (
@@ -54,7 +55,7 @@ class Frame:
     runs: int
     words: str  # the ``--describe`` paragraph
     refusal: Refusal | None
-    said: str = ""  # the refusal's sentence in the page's language (the engine's, in English)
+    said: str = ""  # the refusal's sentence in the page's language
 
     @property
     def index(self) -> int:
@@ -84,7 +85,7 @@ class Frame:
         }
         if self.refusal is not None:
             r = self.refusal
-            data["f"] = [r.rule, self.said or r.message, cards_str(r.cards)]
+            data["f"] = [r.rule, self.said, cards_str(r.cards)]
         return data
 
 
@@ -117,11 +118,6 @@ class Recorder(ReplayVisitor):
             self.also.end(game)
 
     def _frame(self, game: Game, entry: Entry | None, refusal: Refusal | None) -> None:
-        said = ""
-        if refusal is not None and entry is not None:
-            from spidercli.refusals import refusal_words
-
-            said = refusal_words(refusal, game, entry)
         self.frames.append(
             Frame(
                 entry,
@@ -131,7 +127,7 @@ class Recorder(ReplayVisitor):
                 game.runs,
                 describe(game),
                 refusal,
-                said,
+                "" if refusal is None else said(sentence(refusal)),
             )
         )
 

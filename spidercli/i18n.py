@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gettext import NullTranslations
 
+# The languages spidercli speaks: English first (the messages' own, with no catalog), then one
+# for each catalog in spidercli/locale. ``words.WORDS`` has the card words of each.
 LANGUAGES = ("en", "cs", "fi")
 DOMAIN = "spidercli"
 LOCALE_DIR = Path(__file__).parent / "locale"

@@ -13,8 +13,8 @@ from typing import Any
 
 from spidercli.errors import InputError
 from spidercli.i18n import _
+from spidercli.logtypes import MoveLog
 from spidercli.messages import N_, message_of, said, shown, shown_path
-from spidercli.movelog import MoveLog
 from spidercli.replay import Report, replay
 from spidercli.rules import DUEL, check_playable
 

@@ -48,11 +48,12 @@ from spidercli.files import (
 )
 from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
 from spidercli.logwriter import format_log
-from spidercli.messages import N_, Text
+from spidercli.messages import N_
 from spidercli.rules import KPAT, SPIDER
+from spidercli.words import CardWords
 
 if TYPE_CHECKING:
-    from spidercli.movelog import MoveLog
+    from spidercli.logtypes import MoveLog
 
 # The limits of a save, each checked as the XML is read (docs/kpat.md has the measurements).
 # A save holds some 150-350 bytes a step (KPat's own saves: 254-343), so 1 MiB, the limit of a
@@ -339,23 +340,11 @@ def _int(text: str | None) -> int | None:
     return int(text)
 
 
-class _CardWords(Text):
-    """A KPat card in words: ``the ten of spades`` (KPat's own words) in English, said in the
-    language in use as the text report names cards."""
-
-    def __new__(cls, suit: int, rank: int) -> _CardWords:
-        made = str.__new__(cls, f"the {RANK_WORDS[rank - 1]} of {KPAT_SUIT_NAMES[suit]}")
-        made.msgid = str(made)
-        made.fields = {"suit": suit, "rank": rank}
-        return made
-
-    def __getnewargs_ex__(self) -> tuple[tuple[int, int], dict[str, object]]:  # type: ignore[override]
-        return (self.fields["suit"], self.fields["rank"]), {}
-
-    def said(self) -> str:
-        from spidercli.render import card_name
-
-        return card_name(card_of_id(self.fields["suit"] << 8 | self.fields["rank"]))
+def _card_words(suit: int, rank: int) -> CardWords:
+    """A KPat card in a message: KPat's own words in English (``the ten of spades``), said in
+    the language in use as the text report names cards."""
+    english = f"the {RANK_WORDS[rank - 1]} of {KPAT_SUIT_NAMES[suit]}"
+    return CardWords(card_of_id(suit << 8 | rank), english)
 
 
 class _Reader:
@@ -555,7 +544,7 @@ def _card_id(r: _Reader, card: Element, known: set[int], suits: int) -> int:
                 N_(
                     "<card id={id!r}> is {card}, but its {attr} says {got!r}",
                     id=text,
-                    card=_CardWords((card_id >> 8) & 0xFF, card_id & 0xFF),
+                    card=_card_words((card_id >> 8) & 0xFF, card_id & 0xFF),
                     attr=attr,
                     got=got,
                 ),
@@ -691,7 +680,7 @@ def _read_legacy(name: str, root: Element) -> KPatSave:
                 raise r.fail(
                     N_(
                         "{card} appears more often than the deck holds it ({times} times)",
-                        card=_CardWords(suit, rank),
+                        card=_card_words(suit, rank),
                         times=len(matches),
                     ),
                     card,

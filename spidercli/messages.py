@@ -87,6 +87,8 @@ class Text(str):
         return (self.msgid,), self.fields
 
     def said(self) -> str:
+        # i18n is imported only when a text is said: the engine imports cards, and so this
+        # module, and the engine loads no language.
         from spidercli.i18n import _, language
 
         if language() == "en":
@@ -114,31 +116,12 @@ class Plural(Text):
         return (self.msgid, self.plural, self.n), self.fields
 
     def said(self) -> str:
-        from spidercli.i18n import language, ngettext
+        from spidercli.i18n import language, ngettext  # when said (see Text.said)
 
         if language() == "en":
             return str(self)
         fields = {k: said(v) if isinstance(v, str) else v for k, v in self.fields.items()}
         return ngettext(self.msgid, self.plural, self.n).format(**fields)
-
-
-class Prepared(Text):
-    """A ``Text`` whose saying was built when it was made, for the language in use then (a
-    refusal sentence needs the position, which is at hand only while replaying)."""
-
-    def __new__(cls, english: str, lang: str, saying: str) -> Prepared:
-        made = str.__new__(cls, english)
-        made.msgid = english
-        made.fields = {"lang": lang, "saying": saying}
-        return made
-
-    def __getnewargs_ex__(self) -> tuple[tuple[str, str, str], dict[str, Any]]:  # type: ignore[override]
-        return (str(self), self.fields["lang"], self.fields["saying"]), {}
-
-    def said(self) -> str:
-        from spidercli.i18n import language
-
-        return str(self.fields["saying"]) if language() == self.fields["lang"] else str(self)
 
 
 class Located(Text):
@@ -228,7 +211,6 @@ __all__ = [
     "Located",
     "Nn_",
     "Plural",
-    "Prepared",
     "Text",
     "ascii_note",
     "error_json",

@@ -25,13 +25,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from spidercli.actions import Action, parse_action
-
-if TYPE_CHECKING:
-    from spidercli.codes import Setup
-    from spidercli.movelog import Entry, MoveLog
+from spidercli.codes import CodeError, Setup, parse_code
+from spidercli.logtypes import RESULTS, Entry, Expect, MoveLog, PlainEntries
+from spidercli.rules import RULESETS
+from spidercli.yamlreader import LogError
 
 _WORD = r"[0-9]{1,4}>[0-9]{1,4}(?::[0-9]{1,4})?|deal|undo|finish|flip [0-9]{1,4}|tap [0-9]{1,4}"
 _ITEM = re.compile(rf"( *)- (?:'({_WORD})'|({_WORD}))")  # plain, or in single quotes
@@ -60,8 +60,6 @@ def _row(row: str) -> Row | None:
 def quick_log(text: str, path: str, full: Callable[[str, str], MoveLog]) -> MoveLog | None:
     """The log read with its plain ``moves:`` list taken line by line, or None when the text is
     not of that shape or has any error (then ``full``, the YAML reader, reads it all)."""
-    from spidercli.movelog import LogError, PlainEntries
-
     at = text.rfind(_MARKER)
     if at < 0:
         return None
@@ -133,10 +131,6 @@ def quick_head(head: str, path: str, entries: Sequence[Entry]) -> MoveLog | None
     only plain ``game``, ``rules``, ``player`` and ``expect`` keys, comments and blank lines, all
     usable (a game code that deals, a ruleset, a result, whole numbers); else None, and the YAML
     reader reads the head (with every message its own)."""
-    from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.movelog import RESULTS, Expect, MoveLog
-    from spidercli.rules import RULESETS
-
     top: dict[str, tuple[int, str]] = {}
     expect: dict[str, str] = {}
     expect_line = 0

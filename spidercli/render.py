@@ -11,22 +11,16 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from spidercli.cards import (
-    RANK_NAMES,
-    RANKS,
-    SUIT_NAMES,
-    SUIT_SYMBOLS,
-    SUITS,
-    card_words,
-    cards_str,
-)
+from spidercli.cards import RANKS, SUIT_SYMBOLS, SUITS, cards_str
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
-from spidercli.i18n import _, language, ngettext
+from spidercli.i18n import _, ngettext
+from spidercli.logtypes import Entry, MoveLog
 from spidercli.messages import said, shown, shown_path
-from spidercli.movelog import Entry, MoveLog
+from spidercli.refusals import sentence
 from spidercli.replay import ReplayVisitor, Report
 from spidercli.rules import Ruleset
+from spidercli.words import card_name, run_words, suit_word
 
 _RED = "\x1b[31m"
 _GREEN = "\x1b[32m"
@@ -122,73 +116,6 @@ def describe_deal(deal: Setup) -> str:
     return f"{said(deal.name)} ({deal.game.title}, {suits}, {rule})"
 
 
-# Card names in words, as the apps write them. Czech: the suit is an adjective that agrees with
-# the rank's gender (pikové eso, piková 4, piková dáma, pikový kluk, pikový král), and a run is
-# "piková řada od krále po 9" (genitive after od, accusative after po). Finnish: the suit is a
-# compound's first part (pataässä, patakuningas; pata-10 with a hyphen before a digit), and a run
-# is "patasarja kuninkaasta 9:ään" (elative, illative). Index 0 of each rank tuple is unused.
-_CS_SUITS = ("pik", "srdc", "kár", "kříž")
-_CS_RANKS = ("", "eso", *map(str, range(2, 11)), "kluk", "dáma", "král")
-_CS_ENDING = ("", "ové", *["ová"] * 9, "ový", "ová", "ový")  # neuter, feminine, masculine
-_CS_FROM = ("", "esa", *map(str, range(2, 11)), "kluka", "dámy", "krále")  # od + genitive
-_CS_TO = ("", "eso", *map(str, range(2, 11)), "kluka", "dámu", "krále")  # po + accusative
-_FI_SUITS = ("pata", "hertta", "ruutu", "risti")
-_FI_RANKS = ("", "ässä", *(f"-{n}" for n in range(2, 11)), "sotilas", "kuningatar", "kuningas")
-# Elative (from) and illative (to): kuninkaasta 9:ään; a digit takes the ending of its word
-# (kahdesta, neljästä; kahteen, neljään), with the vowel harmony of that word.
-_FI_FROM = (
-    *("", "ässästä", "2:sta", "3:sta", "4:stä", "5:stä", "6:sta", "7:stä", "8:sta", "9:stä"),
-    *("10:stä", "sotilaasta", "kuningattaresta", "kuninkaasta"),
-)
-_FI_TO = (
-    *("", "ässään", "2:een", "3:een", "4:ään", "5:een", "6:een", "7:ään", "8:aan", "9:ään"),
-    *("10:een", "sotilaaseen", "kuningattareen", "kuninkaaseen"),
-)
-_CS_RUN_SUITS = tuple(f"{s}ová" for s in _CS_SUITS)  # agrees with "řada" and "postupka"
-
-
-def card_name(card: int) -> str:
-    """One card in words in the language in use: the 10 of spades, piková 10, pata-10."""
-    rank, suit = card & 15, card >> 4
-    lang = language()
-    if lang == "cs":
-        return f"{_CS_SUITS[suit]}{_CS_ENDING[rank]} {_CS_RANKS[rank]}"
-    if lang == "fi":
-        return _FI_SUITS[suit] + _FI_RANKS[rank]
-    return card_words(card)
-
-
-def rank_name(rank: int) -> str:
-    """A rank alone (nominative): 8, Queen; 8, dáma; 8, kuningatar."""
-    lang = language()
-    if lang == "cs":
-        return _CS_RANKS[rank]
-    if lang == "fi":
-        return _FI_RANKS[rank].lstrip("-")
-    return RANK_NAMES[rank]
-
-
-def _run_words(high: int, low: int) -> str:
-    """A one-suit run from ``high`` down to ``low`` (cards) in words."""
-    suit = low >> 4
-    lang = language()
-    if lang == "cs":
-        return f"{_CS_RUN_SUITS[suit]} řada od {_CS_FROM[high & 15]} po {_CS_TO[low & 15]}"
-    if lang == "fi":
-        return f"{_FI_SUITS[suit]}sarja {_FI_FROM[high & 15]} {_FI_TO[low & 15]}"
-    return f"the {RANK_NAMES[high & 15]} down to {card_words(low)}"
-
-
-def suit_word(suit: int) -> str:
-    """A removed run's suit: spades; piková (postupka); pata."""
-    lang = language()
-    if lang == "cs":
-        return _CS_RUN_SUITS[suit]
-    if lang == "fi":
-        return _FI_SUITS[suit]
-    return SUIT_NAMES[suit]
-
-
 def _spoken(cards: list[int]) -> str:
     """Face-up cards in words; a one-suit run of three or more as 'the 9 down to the 6 of ...'."""
     parts = []
@@ -198,7 +125,7 @@ def _spoken(cards: list[int]) -> str:
         while j + 1 < len(cards) and cards[j + 1] == cards[j] - 1:
             j += 1
         if j - i >= 2:
-            parts.append(_run_words(cards[i], cards[j]))
+            parts.append(run_words(cards[i], cards[j]))
             i = j + 1
         else:
             parts.append(card_name(cards[i]))
@@ -307,7 +234,7 @@ class Snapshots(ReplayVisitor):
         self._position(game, entry)
 
     def refused(self, game: Game, entry: Entry, refusal: Refusal) -> None:
-        self.blocks.append(_refusal_block(entry, refusal, game))
+        self.blocks.append(_refusal_block(entry, refusal))
         if self.which != "none":
             label = _("Board before entry {index}:").format(index=entry.index)
             self.blocks.append(f"{label}\n{self.show(game)}")
@@ -335,16 +262,12 @@ class Snapshots(ReplayVisitor):
             self.blocks.append(f"{label}:\n{self.show(game)}")
 
 
-def _refusal_block(entry: Entry, refusal: Refusal, game: Game) -> str:
-    """The refused entry, the rule's sentence and the cards. In English the sentence is the
-    engine's own; in Czech and Finnish it is built from the refusal's rule and cards and the
-    position it was refused in (see ``refusals``)."""
-    from spidercli.refusals import refusal_words
-
+def _refusal_block(entry: Entry, refusal: Refusal) -> str:
+    """The refused entry, the rule's sentence (``refusals``) and the cards."""
     head = _("entry {index} `{text}` (line {line}) is refused: {rule}").format(
         index=entry.index, text=shown(entry.text, 60), line=entry.line, rule=refusal.rule
     )
-    message = refusal_words(refusal, game, entry)
+    message = said(sentence(refusal))
     lines = [field(_("ILLEGAL"), head), field("", message)]
     if refusal.cards:
         cards = _("cards: {cards}").format(cards=cards_str(refusal.cards))
@@ -469,7 +392,6 @@ __all__ = [
     "Snapshots",
     "Style",
     "board",
-    "card_name",
     "deal_text",
     "describe",
     "describe_deal",

@@ -1,7 +1,7 @@
 """Replay a move log through the engine and build the report scripts rely on.
 
 Like scalachess's ``Replay``, a replay that meets a refused action keeps what it has: the position
-reached, the refusal (rule, message, entry, line) and, for the text report, the board before it.
+reached, the refusal (rule, cards, entry, line) and, for the text report, the board before it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from spidercli.cards import SUITS, card_str
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
+from spidercli.logtypes import Entry, MoveLog
 from spidercli.messages import N_, located, message_of, said, shown
-from spidercli.movelog import Entry, MoveLog
+from spidercli.refusals import english
 from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
 
 STOP = "stop"
@@ -129,7 +130,7 @@ class Illegal:
             "line": self.entry.line,
             "action": self.entry.text,
             "rule": self.refusal.rule,
-            "message": self.refusal.message,
+            "message": english(self.refusal),
         }
 
 

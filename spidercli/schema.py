@@ -15,8 +15,9 @@ from typing import Any
 
 from spidercli import __version__
 from spidercli.cards import RANKS, SUITS
+from spidercli.deals import MOVE_RULES
 from spidercli.engine import RULE_IDS
-from spidercli.movelog import EXPECT_KEYS, RESULTS
+from spidercli.logtypes import EXPECT_KEYS, RESULTS
 from spidercli.replay import INVALID_INPUT, STATUSES
 from spidercli.rules import GAMES, RULESETS
 
@@ -77,8 +78,8 @@ def log_schema() -> dict[str, Any]:
                 "additionalProperties": False,
                 "required": ["game", "columns", "stock"],
                 "properties": {
-                    "game": {"enum": ["spider", "spiderette"]},
-                    "rule": {"enum": ["classic", "permissive"], "default": "classic"},
+                    "game": {"enum": list(GAMES)},
+                    "rule": {"enum": list(MOVE_RULES), "default": MOVE_RULES[0]},
                     "suits": {"enum": [1, 2, 4]},
                     "columns": {
                         "description": "Each column's cards, bottom to top (10 or 7 columns).",

@@ -946,7 +946,7 @@ def problem_from_game(game: Game) -> Problem:
     """The position of an engine ``Game`` (classic-style: every column's last card face-up)."""
     stock = game.stock_left
     chunks = []
-    for size in game.game.deal_sizes[game.deals_done :]:
+    for size in game.kind.deal_sizes[game.deals_done :]:
         chunks.append(bytes(stock[:size]))
         del stock[:size]
     return Problem(
@@ -955,5 +955,5 @@ def problem_from_game(game: Game) -> Problem:
         chunks,
         permissive=game.permissive,
         runs=game.runs,
-        runs_to_win=game.game.runs_to_win,
+        runs_to_win=game.kind.runs_to_win,
     )

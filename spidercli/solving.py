@@ -8,10 +8,10 @@ sentences on the search's end (won, proven unwinnable, budget spent) are built h
 from __future__ import annotations
 
 from spidercli.codes import Setup
-from spidercli.engine import Game
-from spidercli.i18n import _, language, ngettext
+from spidercli.i18n import _, ngettext
 from spidercli.logwriter import format_log
-from spidercli.messages import N_, Prepared, message_of, said
+from spidercli.messages import N_, message_of, said
+from spidercli.refusals import sentence
 from spidercli.replay import Illegal, figures
 from spidercli.rules import Ruleset, check_playable
 from spidercli.solution import Solved
@@ -45,16 +45,11 @@ def no_win_message(setup: Setup, solved: Solved) -> str:
     ).format(deal=said(setup.name), searched=searched(solved))
 
 
-def no_hint_message(illegal: Illegal, game: Game | None = None) -> str:
-    """Why ``hint`` gives no hint: the log's first refused entry (``game``, the position it was
-    refused in, lets the refusal's sentence be said in the language in use)."""
-    sentence = illegal.refusal.message
-    if game is not None and language() != "en":
-        from spidercli.refusals import refusal_sentence
-
-        saying = refusal_sentence(illegal.refusal, game, illegal.entry)
-        sentence = Prepared(sentence, language(), saying)
-    return illegal.refused(N_("{sentence}; no hint for an invalid log", sentence=sentence))
+def no_hint_message(illegal: Illegal) -> str:
+    """Why ``hint`` gives no hint: the log's first refused entry."""
+    return illegal.refused(
+        N_("{sentence}; no hint for an invalid log", sentence=sentence(illegal.refusal))
+    )
 
 
 def win_log(setup: Setup, rules: Ruleset, solved: Solved) -> str:

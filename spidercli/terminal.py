@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from typing import IO, TYPE_CHECKING, Any
 
+from spidercli.i18n import _
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
@@ -48,8 +50,6 @@ def verify_bar(total: int, console: Console, *, stdout_is_terminal: bool = False
     left alone, so that no result ever goes to stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from spidercli.i18n import _
-
     bar = Progress(
         _("verifying"),
         BarColumn(bar_width=None),
@@ -69,8 +69,6 @@ def solve_line(p: Any, width: int) -> Text:
     """solve's live line for a progress report ``p`` (positions, rate, best runs, face-down
     cards and deals, seconds), shortened for a narrow terminal and never wrapped."""
     from rich.text import Text
-
-    from spidercli.i18n import _
 
     fields = {
         "states": p.states,

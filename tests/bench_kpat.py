@@ -28,7 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from spidercli.movelog import format_log, load_log, parse_log
+from spidercli.logwriter import format_log
+from spidercli.movelog import load_log, parse_log
 from spidercli.replay import replay
 from spidercli.rules import CLASSIC
 from spidercli.solution import solve_setup

@@ -40,11 +40,12 @@ from typing import Any
 from unittest import mock
 
 from spidercli import codes, deals, movelog, plainlog
-from spidercli.actions import Action, Undo
+from spidercli.actions import Action, Move, Undo
 from spidercli.codes import Setup, parse_code, seed_letters
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
-from spidercli.movelog import MoveLog, parse_log, parse_yaml_log
+from spidercli.logtypes import MoveLog
+from spidercli.movelog import parse_log, parse_yaml_log
 from spidercli.plainlog import quick_log
 from spidercli.replay import Report
 from spidercli.rules import RULESETS, Ruleset
@@ -76,6 +77,11 @@ def slow_play_all(
     return len(actions), None
 
 
+def _never_plain(self: Game, action: Move) -> int:
+    """``_plainly_legal`` that always doubts: ``play`` checks every move with ``check_move``."""
+    return 0
+
+
 def _json_text(self: Report, **first: object) -> str:
     return json.dumps({**first, **self.to_json()}, ensure_ascii=False)
 
@@ -93,8 +99,9 @@ class _NoCache(dict[Any, Any]):
 @contextlib.contextmanager
 def general_paths() -> Iterator[None]:
     """Every fast path swapped for its general one: the YAML reader for every log, ``play`` one
-    action at a time, ``json.dumps`` for verify's JSON records, the whole deck check for written
-    deals, no memo of dealt codes."""
+    action at a time and every move through ``check_move`` (no ``_plainly_legal``),
+    ``json.dumps`` for verify's JSON records, the whole deck check for written deals, no memo of
+    dealt codes."""
     from spidercli import actions, quickparams, record
 
     with contextlib.ExitStack() as stack:
@@ -102,6 +109,7 @@ def general_paths() -> Iterator[None]:
         enter(mock.patch.object(movelog, "parse_log", parse_yaml_log))
         enter(mock.patch.object(record, "parse_log", parse_yaml_log))
         enter(mock.patch.object(Game, "play_all", slow_play_all))
+        enter(mock.patch.object(Game, "_plainly_legal", _never_plain))
         enter(mock.patch.object(Report, "json_text", _json_text))
         enter(mock.patch.object(deals, "_deck_fits", lambda *args: False))
         enter(mock.patch.object(codes, "_DEALT", _NoCache()))

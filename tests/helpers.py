@@ -16,7 +16,9 @@ from spidercli.cli import app
 from spidercli.codes import Setup, parse_code, seed_letters
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
-from spidercli.movelog import MoveLog, load_log
+from spidercli.i18n import LANGUAGES
+from spidercli.logtypes import MoveLog
+from spidercli.movelog import load_log
 from spidercli.replay import choose_rules
 from spidercli.rules import (
     CLASSIC,
@@ -29,6 +31,8 @@ from spidercli.rules import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+# The languages with a catalog: every one spidercli speaks but English, the messages' own.
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
 FIXTURES = ROOT / "fixtures"
 GAMES = sorted(p.name for p in FIXTURES.glob("*.yaml"))
 ILLEGAL = sorted(p.stem for p in (FIXTURES / "illegal").glob("*.yaml"))
@@ -138,6 +142,7 @@ __all__ = [
     "ROOT",
     "SPIDER",
     "SPIDERETTE",
+    "TRANSLATED",
     "cards",
     "new_game",
     "play",

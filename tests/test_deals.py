@@ -20,10 +20,11 @@ from syrupy.assertion import SnapshotAssertion
 from spidercli.cards import parse_card
 from spidercli.codes import Setup, canonical_layout, deal_layout, parse_code
 from spidercli.engine import Game
-from spidercli.movelog import LogError, load_log, parse_log
+from spidercli.movelog import load_log, parse_log
 from spidercli.render import describe
 from spidercli.replay import replay
 from spidercli.rules import CLASSIC
+from spidercli.yamlreader import LogError
 from tests.helpers import FIXTURES, run
 
 SEED_000 = (

@@ -71,18 +71,21 @@ def test_general_paths_swap_every_fast_path() -> None:
     """Inside ``general_paths`` no fast path runs (else the CLI comparison compares the fast
     paths with themselves), and outside it they are back."""
     fast_parse, fast_play_all, fast_json = movelog.parse_log, Game.play_all, Report.json_text
+    fast_move = Game._plainly_legal
     with fuzz.general_paths():
         assert movelog.parse_log is parse_yaml_log
         assert Game.play_all is fuzz.slow_play_all
+        assert Game._plainly_legal is not fast_move
         assert Report.json_text is not fast_json
         from spidercli import deals, quickparams
 
         assert not deals._deck_fits([1], 1, 8)
         assert quickparams.quick_value(str, None, "x", None) is quickparams._NOT_QUICK
-    assert (movelog.parse_log, Game.play_all, Report.json_text) == (
+    assert (movelog.parse_log, Game.play_all, Report.json_text, Game._plainly_legal) == (
         fast_parse,
         fast_play_all,
         fast_json,
+        fast_move,
     )
 
 

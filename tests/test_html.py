@@ -23,7 +23,8 @@ from spidercli.cards import card_str
 from spidercli.codes import Setup, parse_code
 from spidercli.engine import Game
 from spidercli.html import Recorder, page_name, replay_page, script_json
-from spidercli.movelog import format_log, load_log, parse_log
+from spidercli.logwriter import format_log
+from spidercli.movelog import load_log, parse_log
 from spidercli.render import describe
 from spidercli.replay import choose_rules, replay
 from spidercli.svg import BoardView, board_body

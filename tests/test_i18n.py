@@ -19,9 +19,9 @@ from spidercli.html import script_json
 from spidercli.render import describe
 from spidercli.rules import CLASSIC, SPIDERETTE
 from tests.browser import Browser, dom
-from tests.helpers import BAD, FIXTURES, GAMES, ILLEGAL, ROOT, position, run
+from tests.helpers import BAD, FIXTURES, GAMES, ILLEGAL, ROOT, TRANSLATED, position, run
 
-LANGS = ("en", "cs", "fi")
+LANGS = i18n.LANGUAGES
 
 
 # ----------------------------------------------------------------------- choosing the language
@@ -134,7 +134,7 @@ def _json_runs() -> list[tuple[str, ...]]:
 @pytest.mark.parametrize("args", _json_runs(), ids=lambda a: " ".join(a[:2]))
 def test_lang_never_changes_json_or_exit_status(args: tuple[str, ...]) -> None:
     english = run(*args)
-    for lang in ("cs", "fi"):
+    for lang in TRANSLATED:
         other = run(*args, "--lang", lang)
         assert other.exit_code == english.exit_code
         assert other.stdout_bytes == english.stdout_bytes
@@ -151,7 +151,7 @@ def test_lang_never_changes_the_text_report_exit_status(name: str) -> None:
 # ------------------------------------------------------------------------- translated reports
 
 
-@pytest.mark.parametrize("lang", ["cs", "fi"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 @pytest.mark.parametrize("rule", ILLEGAL)
 def test_illegal_report(rule: str, lang: str, snapshot: SnapshotAssertion) -> None:
     result = run("replay", f"fixtures/illegal/{rule}.yaml", "--lang", lang)
@@ -160,7 +160,7 @@ def test_illegal_report(rule: str, lang: str, snapshot: SnapshotAssertion) -> No
     assert result.stdout == snapshot
 
 
-@pytest.mark.parametrize("lang", ["cs", "fi"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_report_with_boards_and_skipped_refusals(lang: str, snapshot: SnapshotAssertion) -> None:
     result = run("replay", "fixtures/spider-2suit-open.yaml", "--show", "0,3,final", "--lang", lang)
     assert result.stdout == snapshot
@@ -177,7 +177,7 @@ def test_report_with_boards_and_skipped_refusals(lang: str, snapshot: SnapshotAs
     assert skipped.stdout == snapshot
 
 
-@pytest.mark.parametrize("lang", ["cs", "fi"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_deal_text(lang: str, snapshot: SnapshotAssertion) -> None:
     assert run("deal", "SP2-S1P-AAAAABD", "--lang", lang).stdout == snapshot
     assert run("deal", "SD1-S1-AAAAABD", "--describe", "--lang", lang).stdout == snapshot
@@ -317,7 +317,7 @@ def test_the_seed_description_is_the_english_one_in_other_words() -> None:
 # --------------------------------------------------------------------------------- HTML page
 
 
-@pytest.mark.parametrize("lang", ["cs", "fi"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_html_page_follows_lang(lang: str, tmp_path: Path) -> None:
     page = tmp_path / "page.html"
     result = run(

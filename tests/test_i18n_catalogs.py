@@ -1,5 +1,5 @@
 """The message catalogs: complete, compiling, in step with the sources, and the refusal sentences
-built for the text report (English: exactly the engine's words)."""
+worded from the engine's facts in every language."""
 
 from __future__ import annotations
 
@@ -19,15 +19,17 @@ from hypothesis import strategies as st
 from spidercli import i18n
 from spidercli.actions import DEAL, UNDO, Action, Flip, Move, Tap
 from spidercli.engine import RULE_IDS, Game, Refusal
-from spidercli.movelog import Entry, load_log
-from spidercli.refusals import refusal_sentence
+from spidercli.logtypes import Entry
+from spidercli.messages import said
+from spidercli.movelog import load_log
+from spidercli.refusals import sentence
 from spidercli.replay import ReplayVisitor, replay
 from spidercli.rules import RULESETS
-from tests.helpers import CODES, FIXTURES, ILLEGAL, new_game
+from tests.helpers import CODES, FIXTURES, ILLEGAL, TRANSLATED, new_game
 
 LOCALE = Path(i18n.__file__).parent / "locale"
 POT = LOCALE / "spidercli.pot"
-LANGS = ("cs", "fi")
+LANGS = TRANSLATED
 
 
 def _po(lang: str) -> Catalog:
@@ -165,24 +167,25 @@ def test_labels_fit_the_hanging_indent() -> None:
 
 
 class _Checker(ReplayVisitor):
-    """A replay visitor: each refusal's sentence rebuilt from facts, in every language."""
+    """A replay visitor: each refusal's sentence worded from its facts, in every language."""
 
     def __init__(self) -> None:
         self.rules: set[str] = set()
 
     def refused(self, game: Game, entry: Entry, refusal: Refusal) -> None:
-        check(refusal, game, entry)
+        check(refusal)
         self.rules.add(refusal.rule)
 
 
-def check(refusal: Refusal, game: Game, entry: Entry) -> None:
+def check(refusal: Refusal) -> None:
+    words = sentence(refusal)
     i18n.use("en")
-    assert refusal_sentence(refusal, game, entry) == refusal.message
+    assert said(words) == words == refusal.message
     for lang in LANGS:
         i18n.use(lang)
-        sentence = refusal_sentence(refusal, game, entry)
-        assert sentence and sentence != refusal.message, (lang, refusal)
-        assert not re.search(r"\{\w*\}", sentence)
+        saying = said(words)
+        assert saying and saying != refusal.message, (lang, refusal)
+        assert not re.search(r"\{\w*\}", saying)
     i18n.use("en")
 
 
@@ -213,20 +216,19 @@ def _random_action(draw: int, ncols: int) -> Action:
 def test_refusal_sentences_in_random_games(
     code_text: str, rules_name: str, draws: list[int]
 ) -> None:
-    """Random actions, legal and not, in random games: every refusal's sentence is rebuilt in
-    English exactly as the engine words it, and in Czech and Finnish without a gap."""
+    """Random actions, legal and not, in random games: every refusal's facts are worded in
+    English (its ``message``) and in Czech and Finnish without a gap."""
     game = new_game(code_text, rules_name)
-    for i, draw in enumerate(draws, 1):
+    for draw in draws:
         actions = game.legal_actions()
         if draw % 3 == 0 and actions:
             action = actions[draw % len(actions)]  # keep the game moving
         else:
             action = _random_action(draw, game.kind.columns)
-        entry = Entry(i, i, str(action), action)
         refusal = game.play(action)
         if refusal is None:
             continue
-        check(refusal, game, entry)
+        check(refusal)
 
 
 def test_the_wheel_and_the_sdist_carry_the_compiled_catalogs() -> None:

@@ -12,15 +12,19 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from spidercli import i18n
+from spidercli.cards import make_card
 from spidercli.codes import CodeError, parse_code
+from spidercli.engine import BUILD_ONE_HIGHER, NOTHING_TO_UNDO, SAME_COLUMN, Refusal
 from spidercli.errors import InputError
 from spidercli.kpatdeal import kpat_deal_ids
-from spidercli.messages import N_, Joined, Nn_, Prepared, Text, located, message_of, prefixed, said
+from spidercli.messages import N_, Joined, Nn_, Text, located, message_of, prefixed, said
 from spidercli.movelog import load_log
-from tests.helpers import BAD, FIXTURES, ILLEGAL, run
+from spidercli.refusals import sentence
+from tests.helpers import BAD, FIXTURES, ILLEGAL, TRANSLATED, run
 from tests.kpat_saves import card_xml, save_xml
 
-OTHER = ("cs", "fi")
+OTHER = TRANSLATED
+SAME_COLUMN_3 = Refusal(SAME_COLUMN, (), (3,))
 
 
 @pytest.fixture
@@ -53,7 +57,9 @@ def test_said_in_english_is_the_string_itself() -> None:
         located("a.yaml", 3, N_("a list")),
         prefixed(N_("moves, entry {i}", i=2), N_("a list")),
         Joined("; ", [N_("a list"), "plain", N_("a number")]),
-        Prepared("entry 2 `3>3`: column 3 ...", "cs", "položka 2 `3>3`: sloupec 3 ..."),
+        prefixed(N_("entry {index} `{text}`", index=2, text="3>3"), sentence(SAME_COLUMN_3)),
+        sentence(Refusal(BUILD_ONE_HIGHER, (make_card(7, 1), make_card(9, 0)))),  # '... an 8'
+        sentence(Refusal(NOTHING_TO_UNDO, (), ("duel", 1))),  # a plural
     ],
 )
 def test_a_text_survives_pickling(text: Text, czech: object) -> None:

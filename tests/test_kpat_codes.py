@@ -146,7 +146,7 @@ def test_code_in_a_log() -> None:
 
 
 def test_bad_code_in_a_log_names_the_line() -> None:
-    from spidercli.movelog import LogError
+    from spidercli.yamlreader import LogError
 
     with pytest.raises(LogError, match=r"x\.yaml:2: game: .*out of range"):
         parse_log("rules: kpat\ngame: KP2-0\nmoves: []\n", "x.yaml")

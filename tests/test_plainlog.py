@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from yaml.resolver import Resolver
 
 from spidercli.errors import InputError
-from spidercli.movelog import Expect, PlainEntries, parse_log, parse_yaml_log
+from spidercli.logtypes import Expect, PlainEntries
+from spidercli.movelog import parse_log, parse_yaml_log
 from spidercli.plainlog import _text, quick_head, quick_log
 from spidercli.yamlreader import STR_TAG
 from tests.helpers import ROOT

@@ -254,7 +254,8 @@ def test_code_in_a_log() -> None:
 
 
 def test_bad_code_in_a_log_names_the_line() -> None:
-    from spidercli.movelog import LogError, parse_log
+    from spidercli.movelog import parse_log
+    from spidercli.yamlreader import LogError
 
     with pytest.raises(LogError, match=r"x\.yaml:2: game: .*game number 0 is out of range"):
         parse_log("rules: classic\ngame: PS4-0\nmoves: []\n", "x.yaml")
@@ -306,7 +307,8 @@ def _explicit(sizes: list[int]) -> str:
     ],
 )
 def test_explicit_column_sizes(sizes: list[int], error: str | None) -> None:
-    from spidercli.movelog import LogError, parse_log
+    from spidercli.movelog import parse_log
+    from spidercli.yamlreader import LogError
 
     if error is None:
         assert [len(c) for c in parse_log(_explicit(sizes), "x.yaml").deal.layout.columns] == sizes

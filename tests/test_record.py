@@ -23,10 +23,11 @@ from spidercli.actions import UNDO
 from spidercli.cli import app
 from spidercli.codes import parse_code
 from spidercli.engine import Game
-from spidercli.movelog import LogError, parse_log
+from spidercli.movelog import parse_log
 from spidercli.record import Edit, check, record, rewrite
 from spidercli.replay import replay
 from spidercli.rules import CLASSIC
+from spidercli.yamlreader import LogError
 from tests.helpers import FIXTURES, run
 
 runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})

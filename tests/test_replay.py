@@ -7,8 +7,9 @@ import pytest
 
 from spidercli.codes import Setup, parse_code
 from spidercli.engine import Game, Refusal
+from spidercli.logtypes import Entry
 from spidercli.messages import error_json
-from spidercli.movelog import Entry, parse_log
+from spidercli.movelog import parse_log
 from spidercli.replay import (
     EXPECT_FAILED,
     ILLEGAL,

@@ -12,11 +12,13 @@ from typing import Any
 import jsonschema
 
 from spidercli.cards import SUITS
+from spidercli.deals import DEAL_KEYS, MOVE_RULES
 from spidercli.engine import RULE_IDS
 from spidercli.errors import InputError
-from spidercli.movelog import RESULTS, load_log
+from spidercli.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS
+from spidercli.movelog import load_log
 from spidercli.replay import SKIP, STATUSES, STOP, choose_rules, replay
-from spidercli.rules import RULESETS
+from spidercli.rules import GAMES, RULESETS
 from spidercli.schema import log_schema, report_schema, verify_schema
 from tests.helpers import FIXTURES, run
 
@@ -48,6 +50,20 @@ def test_schema_accepts_good_logs_and_refuses_broken_ones() -> None:
     ):
         data = yaml.safe_load((FIXTURES / "bad" / f"{name}.yaml").read_text())
         assert not validator.is_valid(data), name
+
+
+def test_the_schema_names_the_keys_and_words_the_reader_knows() -> None:
+    """The schema and the reader agree on every key of a log, of its ``expect`` block and of
+    its ``deal:`` block, and on the words each may hold."""
+    schema = log_schema()
+    top = schema["properties"]
+    assert list(top) == list(TOP_KEYS)
+    assert list(top["expect"]["properties"]) == list(EXPECT_KEYS)
+    assert top["expect"]["properties"]["result"]["enum"] == list(RESULTS)
+    assert list(top["deal"]["properties"]) == list(DEAL_KEYS)
+    assert top["deal"]["properties"]["game"]["enum"] == list(GAMES)
+    assert top["deal"]["properties"]["rule"]["enum"] == list(MOVE_RULES)
+    assert top["rules"]["enum"] == sorted(RULESETS)
 
 
 # ------------------------------------------------------------- the report and verify's records

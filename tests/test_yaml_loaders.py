@@ -17,7 +17,8 @@ import pytest
 import yaml
 
 from spidercli import yamlreader
-from spidercli.movelog import MoveLog, parse_log, parse_yaml_log
+from spidercli.logtypes import MoveLog
+from spidercli.movelog import parse_log, parse_yaml_log
 from spidercli.yamlreader import InputError, PureLoader
 
 LIBYAML: Any = getattr(yaml, "CSafeLoader", None)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from spidercli.codes import Setup, parse_code, seed_letters
-from spidercli.movelog import format_log
+from spidercli.logwriter import format_log
 from spidercli.rules import CLASSIC
 from spidercli.solution import solve_setup
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from spidercli.actions import Deal, Move
 from spidercli.engine import Game
 from spidercli.kpatdeal import card_of_id, kpat_deal_ids
-from spidercli.movelog import MoveLog, load_log
+from spidercli.logtypes import MoveLog
+from spidercli.movelog import load_log
 from spidercli.rules import KPAT
 from tests.kpat_saves import card_xml, fresh_state
 

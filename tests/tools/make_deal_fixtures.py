@@ -17,7 +17,8 @@ from pathlib import Path
 
 from spidercli.cards import parse_card
 from spidercli.codes import Layout, Setup, ordered_deck
-from spidercli.movelog import deal_lines, load_log
+from spidercli.deals import deal_lines
+from spidercli.movelog import load_log
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
 ROOT = Path(__file__).resolve().parents[2]

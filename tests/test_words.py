@@ -1,0 +1,64 @@
+"""People's words for cards live in one room (``spidercli.words``), a table per language: adding
+a language is its code in ``i18n.LANGUAGES``, its catalog and its table there, and no other
+module names a language."""
+
+from __future__ import annotations
+
+import ast
+import pickle
+from pathlib import Path
+
+import pytest
+
+from spidercli import i18n
+from spidercli.messages import N_, said
+from spidercli.words import WORDS, CardWords, card_name, rank_name, run_words, suit_word
+from tests.helpers import TRANSLATED, cards
+
+PACKAGE = Path(__file__).resolve().parents[1] / "spidercli"
+
+
+def test_every_language_has_its_card_words() -> None:
+    assert list(WORDS) == list(i18n.LANGUAGES)
+
+
+def test_every_language_but_english_has_a_catalog() -> None:
+    for lang in TRANSLATED:
+        assert (PACKAGE / "locale" / lang / "LC_MESSAGES" / "spidercli.po").is_file(), lang
+
+
+def test_no_module_but_i18n_and_words_names_a_language() -> None:
+    """The text report, the HTML page, the refusal sentences and every other module take
+    their words from the catalogs and ``words``: none tells the languages apart itself."""
+    for path in sorted(PACKAGE.glob("*.py")):
+        if path.name in ("i18n.py", "words.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in TRANSLATED:
+                pytest.fail(f"{path.name}:{node.lineno} names the language {node.value!r}")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ("the 10 of spades", "Queen", "the King down to the 9 of hearts", "clubs")),
+        ("cs", ("piková 10", "dáma", "srdcová řada od krále po 9", "křížová")),
+        ("fi", ("pata-10", "kuningatar", "herttasarja kuninkaasta 9:ään", "risti")),
+    ],
+)
+def test_the_words_of_each_language(lang: str, words: tuple[str, ...]) -> None:
+    i18n.use(lang)
+    ten, king, nine = cards("TS KH 9H")
+    assert (card_name(ten), rank_name(12), run_words(king, nine), suit_word(3)) == words
+
+
+def test_card_words_in_a_message_are_english_and_said_in_the_language() -> None:
+    """One ``CardWords`` for an explicit deal's messages and a KPat save's (which keeps KPat's
+    own English words); both survive pickling (verify's workers)."""
+    (ace,) = cards("AH")
+    ours = N_("deal: {words} is here", words=CardWords(ace))
+    kpats = N_("deal: {words} is here", words=CardWords(ace, "the ace of hearts"))
+    assert (ours, kpats) == ("deal: the Ace of hearts is here", "deal: the ace of hearts is here")
+    i18n.use("cs")
+    for text in (ours, kpats, pickle.loads(pickle.dumps(ours)), pickle.loads(pickle.dumps(kpats))):
+        assert "srdcové eso" in said(text)
