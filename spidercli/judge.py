@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spidercli.errors import InputError
-from spidercli.i18n import _
+from spidercli.i18n import _, number
 from spidercli.logtypes import MoveLog
 from spidercli.messages import N_, message_of, said, shown, shown_path
 from spidercli.replay import Report, replay
@@ -158,7 +158,7 @@ def duel_text(judgement: Judgement) -> str:
         return _("VALID")
 
     def secs(r: Report) -> str:
-        return "-" if r.log.time is None else f"{r.log.time:g} s"
+        return "-" if r.log.time is None else f"{number(r.log.time, 'g')} s"
 
     rows = [
         ("", "A", "B"),
