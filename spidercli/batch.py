@@ -53,6 +53,7 @@ from spidercli.replay import (
     choose_rules,
     replay,
 )
+from spidercli.words import result_word, status_count
 
 CSV_FIELDS = (
     "file",
@@ -941,9 +942,7 @@ class Tally:
 
     def summary(self) -> str:
         n = self.total
-        parts = ", ".join(
-            f"{self.counts[s]} {s}" for s in STATUSES
-        )  # status words: never translated
+        parts = ", ".join(status_count(s, self.counts[s]) for s in STATUSES)  # "2 valid"
         return ngettext("{n} log: {parts}", "{n} logs: {parts}", n).format(n=n, parts=parts)
 
 
@@ -972,7 +971,7 @@ class TableWriter(Writer):
                     "{result}, {moves} move, score {score}, runs {runs}",
                     "{result}, {moves} moves, score {score}, runs {runs}",
                     r.moves,
-                ).format(result=r.result, moves=r.moves, score=r.score, runs=r.runs)
+                ).format(result=result_word(r.result), moves=r.moves, score=r.score, runs=r.runs)
                 + f"{' (' + shown(r.player) + ')' if r.player else ''}"
             )
             if v.message:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-from spidercli.i18n import language
+from spidercli.i18n import language, npgettext, pgettext
 from spidercli.messages import Text
 
 # English, the words of the code itself and of every machine-readable message.
@@ -166,15 +166,65 @@ class CardWords(Text):
         return card_name(self.fields["card"])
 
 
+def result_word(result: str) -> str:
+    """A game's result (``won``, ``open``, ``blocked``, ``resigned``, the words of the machine
+    formats and of a log's ``expect.result``) as people say it in the language in use: the same
+    word in English; vyhraná, rozehraná...; voitettu, kesken..."""
+    if result == "won":
+        return pgettext("result", "won")
+    if result == "open":
+        return pgettext("result", "open")
+    if result == "blocked":
+        return pgettext("result", "blocked")
+    if result == "resigned":
+        return pgettext("result", "resigned")
+    return result
+
+
+def status_count(status: str, n: int) -> str:
+    """``2 valid``: how many logs ``verify`` gave a status (``valid``, ``illegal``,
+    ``expect-failed``, ``invalid-input``), in the language in use; the English is the status
+    word itself, which the machine formats keep in every language."""
+    if status == "valid":
+        return npgettext("logs", "{n} valid", "{n} valid", n).format(n=n)
+    if status == "illegal":
+        return npgettext("logs", "{n} illegal", "{n} illegal", n).format(n=n)
+    if status == "expect-failed":
+        return npgettext("logs", "{n} expect-failed", "{n} expect-failed", n).format(n=n)
+    if status == "invalid-input":
+        return npgettext("logs", "{n} invalid-input", "{n} invalid-input", n).format(n=n)
+    return f"{n} {status}"
+
+
+class ResultWords(Text):
+    """A game's result in a message: the result word in English (``won``), said in the
+    language in use as ``result_word`` says it (``vyhraná``, ``voitettu``)."""
+
+    def __new__(cls, result: str) -> ResultWords:
+        made = str.__new__(cls, result)
+        made.msgid = result
+        made.fields = {}
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:
+        return (str(self),), {}
+
+    def said(self) -> str:
+        return result_word(str(self))
+
+
 __all__ = [
     "RANK_NAMES",
     "SUIT_NAMES",
     "WORDS",
     "CardWords",
+    "ResultWords",
     "Words",
     "card_name",
     "card_words",
     "rank_name",
+    "result_word",
     "run_words",
+    "status_count",
     "suit_word",
 ]
