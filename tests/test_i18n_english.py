@@ -28,7 +28,8 @@ def _prose(text: str) -> str:
 def _verify_table(lang: str) -> list[str]:
     result = run("verify", "fixtures/batch", "--lang", lang)
     assert result.exit_code == 2
-    return result.stdout.splitlines()
+    lines: list[str] = result.stdout.splitlines()
+    return lines
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
