@@ -181,6 +181,14 @@ def result_word(result: str) -> str:
     return result
 
 
+def result_shown(result: str) -> str:
+    """A game's result in a figure or a table cell: the people's word and, when it differs,
+    the log's word after it (``rozehraná (open)``, ``kesken (open)``; ``open`` in English), so
+    the reader still sees what a log's ``expect.result`` would say."""
+    said = result_word(result)
+    return result if said == result else f"{said} ({result})"
+
+
 def status_count(status: str, n: int) -> str:
     """``2 valid``: how many logs ``verify`` gave a status (``valid``, ``illegal``,
     ``expect-failed``, ``invalid-input``), in the language in use; the English is the status
@@ -223,6 +231,7 @@ __all__ = [
     "card_name",
     "card_words",
     "rank_name",
+    "result_shown",
     "result_word",
     "run_words",
     "status_count",

@@ -108,3 +108,29 @@ def test_the_report_has_no_status_word(lang: str, log: str, tmp_path: Path) -> N
     body = page.read_text(encoding="utf-8")
     body = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", body, flags=re.S)
     assert not STATUS_WORDS.search(_prose(body)), body
+
+
+@pytest.mark.parametrize(
+    ("lang", "start"),
+    [
+        ("cs", "Výsledek rozehraná (open)  tahy 83  skóre 417"),
+        ("fi", "Tulos    kesken (open)  siirrot 83  pisteet 417"),
+        ("en", "Result   open  moves 83  score 417"),
+    ],
+)
+def test_the_result_line_says_the_result_and_the_log_s_word(lang: str, start: str) -> None:
+    text = run("replay", "fixtures/spider-2suit-open.yaml", "--show", "none", "--lang", lang)
+    assert start in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("lang", "row"),
+    [
+        ("cs", "Výsledek vyhraná (won)                  ukončená (resigned)"),
+        ("fi", "Tulos    voitettu (won)                 luovutettu (resigned)"),
+        ("en", "Result   won                            resigned"),
+    ],
+)
+def test_duel_says_the_results_and_the_log_s_words(lang: str, row: str) -> None:
+    logs = ("fixtures/duel-1suit-win.yaml", "fixtures/duel-finish.yaml")
+    assert row in run("duel", *logs, "--lang", lang).stdout.splitlines()
