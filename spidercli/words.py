@@ -14,6 +14,11 @@ each rank tuple is unused (ranks are 1, the Ace, to 13, the King).
 
 The words are a closed set (52 cards, 13 ranks, 4 suits); every sentence around them is in the
 catalogs (``spidercli/locale``).
+
+Two more closed sets have words for people beside their machine words: a game's result
+(``result_word``: won is vyhraná, voitettu) and ``verify``'s status counts (``status_count``:
+2 valid is 2 platné, 2 kelvollista). The machine formats keep the English words; sentences for
+people say these, through the catalogs (``pgettext("result", ...)``).
 """
 
 from __future__ import annotations
