@@ -134,3 +134,21 @@ def test_the_result_line_says_the_result_and_the_log_s_word(lang: str, start: st
 def test_duel_says_the_results_and_the_log_s_words(lang: str, row: str) -> None:
     logs = ("fixtures/duel-1suit-win.yaml", "fixtures/duel-finish.yaml")
     assert row in run("duel", *logs, "--lang", lang).stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("lang", "rules", "result"),
+    [
+        ("cs", "classic (pravidla aplikací Spider a Spiderette)", "rozehraná (open): 0 tahů"),
+        ("fi", "classic (Spider- ja Spiderette-sovellusten säännöt)", "kesken (open): 0 siirtoa"),
+        ("en", "classic (the Spider and Spiderette apps&#x27; rules)", "open: 0 moves"),
+    ],
+)
+def test_the_page_says_the_rules_and_the_result_in_the_language(
+    lang: str, rules: str, result: str, tmp_path: Path
+) -> None:
+    page = tmp_path / "page.html"
+    run("replay", "fixtures/illegal/same-column.yaml", "--lang", lang, "--html", str(page))
+    body = page.read_text(encoding="utf-8")
+    assert f"<dd>{rules}</dd>" in body
+    assert f"<dd>{result}," in body
