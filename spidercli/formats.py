@@ -22,6 +22,7 @@ from spidercli.i18n import _, ngettext
 from spidercli.messages import N_, said, shown, shown_path, utf8_safe
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
 from spidercli.verdict import Verdict
+from spidercli.words import result_word, status_count
 
 # ------------------------------------------------------------------ text safe for each format
 
@@ -118,9 +119,7 @@ class Tally:
 
     def summary(self) -> str:
         n = self.total
-        parts = ", ".join(
-            f"{self.counts[s]} {s}" for s in STATUSES
-        )  # status words: never translated
+        parts = ", ".join(status_count(s, self.counts[s]) for s in STATUSES)  # "2 valid"
         return ngettext("{n} log: {parts}", "{n} logs: {parts}", n).format(n=n, parts=parts)
 
 
@@ -149,7 +148,7 @@ class TableWriter(Writer):
                     "{result}, {moves} move, score {score}, runs {runs}",
                     "{result}, {moves} moves, score {score}, runs {runs}",
                     r.moves,
-                ).format(result=r.result, moves=r.moves, score=r.score, runs=r.runs)
+                ).format(result=result_word(r.result), moves=r.moves, score=r.score, runs=r.runs)
                 + f"{' (' + shown(r.player) + ')' if r.player else ''}"
             )
             if v.message:

@@ -42,6 +42,7 @@ from spidercli.svg import (
     board_svg,
     board_width,
 )
+from spidercli.words import result_shown
 
 
 @dataclass(frozen=True)
@@ -196,8 +197,9 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
     g = report.game
     last = frames[-1]
     moves = ngettext("{n} move", "{n} moves", g.moves).format(n=g.moves)
+    said_result = result_shown(report.result)  # kesken (open); in English: open
     result = _("{result}: {moves}, score {score}, runs {runs}/{total}").format(
-        result=report.result, moves=moves, score=g.score, runs=g.runs, total=g.kind.runs_to_win
+        result=said_result, moves=moves, score=g.score, runs=g.runs, total=g.kind.runs_to_win
     )
     player = log.player if log.player is not None else _("(not named)")
     word = _("VALID") if ok else _("INVALID")
@@ -205,7 +207,7 @@ def replay_page(report: Report, frames: list[Frame]) -> str:
         [
             (_("Game"), describe_deal(log.deal), ""),
             (_("Deal id"), log.deal.deal_id, "mono"),
-            (_("Rules"), f"{report.rules.name} ({report.rules.app})", ""),
+            (_("Rules"), f"{report.rules.name} ({said(report.rules.app)})", ""),
             (_("Player"), player, ""),
             (_("Result"), result, ""),
             (_("Verdict"), f"{word}: {detail}", "ok" if ok else "bad"),

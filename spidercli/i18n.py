@@ -6,6 +6,12 @@ non-empty of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` (POSIX precedence), read a
 ``pgettext`` then translate through the gettext catalogs in ``spidercli/locale``, loaded on the
 first text that needs them (so that importing this module costs nothing at start-up).
 
+A translated message's ``format`` writes the numbers it is given in the language's own form
+(``437 952 stavů za 1,12 s``: a no-break space between thousands, a decimal comma), grouping
+exactly where the English message groups (``{states:,}``), so the digits stay the same and
+only their separators change; ``number`` does the same for a number outside a message. English
+messages are returned as they are, plain ``str``: its output never goes through this.
+
 Only text for people goes through here: JSON, JSONL, CSV, JUnit, rule IDs and status words are the
 machine contract and never do. The engine does not import this module.
 """
@@ -13,6 +19,7 @@ machine contract and never do. The engine does not import this module.
 from __future__ import annotations
 
 import os
+import string
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +33,15 @@ LANGUAGES = ("en", "cs", "fi")
 DOMAIN = "spidercli"
 LOCALE_DIR = Path(__file__).parent / "locale"
 _ENV = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+# Each language's thousands separator and decimal mark, as the Unicode CLDR gives them (Babel's
+# data; a test compares them): Czech and Finnish group with a no-break space and write a
+# decimal comma. The minus sign stays ASCII: the apps' own score tables write -1.
+NUMBER_SEPARATORS: dict[str, tuple[str, str]] = {
+    "en": (",", "."),
+    "cs": ("\u00a0", ","),
+    "fi": ("\u00a0", ","),
+}
 
 _language = "en"
 _catalog: NullTranslations | None = None
@@ -77,6 +93,50 @@ def language() -> str:
     return _language
 
 
+def number(value: float, spec: str = "") -> str:
+    """``value`` formatted with ``spec`` (as ``format`` does: ``","``, ``".2f"``, ``"g"``) in
+    the form of the language in use: ``437 952``, ``1,12`` in Czech and Finnish."""
+    return _in_language(format(value, spec), _language)
+
+
+def _in_language(formatted: str, lang: str) -> str:
+    group, decimal = NUMBER_SEPARATORS[lang]
+    if group == "," and decimal == ".":
+        return formatted
+    # A formatted number holds digits, a sign, an exponent or inf/nan, and the English marks.
+    return formatted.translate({ord(","): group, ord("."): decimal})
+
+
+class _NumberFormatter(string.Formatter):
+    """``str.format`` with each number field in the language's form (strings as they are)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return _in_language(format(value, format_spec), self.lang)
+        return str(super().format_field(value, format_spec))
+
+
+class Localized(str):
+    """A translated message: ``format`` writes its numbers in the message's language."""
+
+    lang: str
+
+    def __new__(cls, message: str, lang: str) -> Localized:
+        made = super().__new__(cls, message)
+        made.lang = lang
+        return made
+
+    def format(self, /, *args: object, **kwargs: object) -> str:
+        return _NumberFormatter(self.lang).vformat(self, args, kwargs)
+
+
+def _localized(message: str) -> str:
+    return Localized(message, _language)
+
+
 def _translations() -> NullTranslations:
     global _catalog
     if _catalog is None:
@@ -94,39 +154,42 @@ def _(message: str) -> str:
     """``message`` in the language in use."""
     if _language == "en":
         return message
-    return _translations().gettext(message)
+    return _localized(_translations().gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for ``n`` (Czech has three: 1 karta, 2 karty, 5 karet)."""
     if _language == "en":
         return singular if n == 1 else plural
-    return _translations().ngettext(singular, plural, n)
+    return _localized(_translations().ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the language in use, where the same English words need telling apart."""
     if _language == "en":
         return message
-    return _translations().pgettext(context, message)
+    return _localized(_translations().pgettext(context, message))
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """``ngettext`` with a context."""
     if _language == "en":
         return singular if n == 1 else plural
-    return _translations().npgettext(context, singular, plural, n)
+    return _localized(_translations().npgettext(context, singular, plural, n))
 
 
 __all__ = [
     "LANGUAGES",
+    "NUMBER_SEPARATORS",
     "LanguageError",
+    "Localized",
     "_",
     "choose",
     "from_environment",
     "language",
     "ngettext",
     "npgettext",
+    "number",
     "pgettext",
     "use",
 ]

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from spidercli.errors import InputError
-from spidercli.i18n import _
+from spidercli.i18n import _, number
 from spidercli.logtypes import MoveLog
 from spidercli.messages import N_, message_of, said, shown, shown_path
 from spidercli.replay import Report, replay
 from spidercli.rules import DUEL, check_playable
+from spidercli.words import result_shown
 
 
 class DuelError(InputError):
@@ -158,14 +159,14 @@ def duel_text(judgement: Judgement) -> str:
         return _("VALID")
 
     def secs(r: Report) -> str:
-        return "-" if r.log.time is None else f"{r.log.time:g} s"
+        return "-" if r.log.time is None else f"{number(r.log.time, 'g')} s"
 
     rows = [
         ("", "A", "B"),
         (_("Log"), shown_path(ra.log.path), shown_path(rb.log.path)),
         (_("Player"), shown(ra.log.player or "-"), shown(rb.log.player or "-")),
         (_("Verdict"), status(ra), status(rb)),
-        (_("Result"), ra.result, rb.result),
+        (_("Result"), result_shown(ra.result), result_shown(rb.result)),
         (_("Score"), str(ra.game.score), str(rb.game.score)),
         (_("Moves"), str(ra.game.moves), str(rb.game.moves)),
         (_("Runs"), *(f"{r.game.runs}/{r.game.kind.runs_to_win}" for r in (ra, rb))),

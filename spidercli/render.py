@@ -20,7 +20,7 @@ from spidercli.messages import said, shown, shown_path
 from spidercli.refusals import sentence
 from spidercli.replay import ReplayVisitor, Report
 from spidercli.rules import Ruleset
-from spidercli.words import card_name, run_words, suit_word
+from spidercli.words import card_name, result_shown, run_words, suit_word
 
 _RED = "\x1b[31m"
 _GREEN = "\x1b[32m"
@@ -364,7 +364,7 @@ def report_tail(report: Report, style: Style = Style()) -> str:
             "  ".join(
                 unit(part)
                 for part in (
-                    report.result,
+                    result_shown(report.result),
                     _("moves {n}").format(n=g.moves),
                     _("score {n}").format(n=g.score),
                     _("runs {runs}/{total}").format(runs=g.runs, total=g.kind.runs_to_win),

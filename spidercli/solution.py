@@ -27,6 +27,7 @@ from spidercli.solver import (
     problem_from_game,
     shorten,
 )
+from spidercli.words import ResultWords
 
 
 class SolverBugError(RuntimeError):
@@ -172,7 +173,7 @@ def reasons_for(game: Game, s: int, t: int, k: int) -> list[str]:
 def hint(game: Game, *, timeout: float = 5.0) -> Hint:
     """The best next action from ``game`` (changed and restored; never a deal)."""
     if game.over is not None:
-        return Hint(None, [N_("the game is over ({result})", result=game.over)])
+        return Hint(None, [N_("the game is over ({result})", result=ResultWords(game.over))])
     flips = game.flippable()
     if flips:
         c = flips[0]

@@ -175,7 +175,7 @@ def _reason(v: Verdict) -> str:
         return ""
     where = N_(" (line {n})", n=v.line) if v.line else ""
     message = v.message or ""
-    if v.status == ILLEGAL:  # the status word and the rule ID stay as they are
+    if v.status == ILLEGAL:  # the rule ID stays as it is; the English says "illegal"
         return N_("illegal{where}: {rule}: {message}", where=where, rule=v.rule, message=message)
     if v.status == EXPECT_FAILED:
         return N_("expect not met{where}: {message}", where=where, message=message)

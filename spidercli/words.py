@@ -14,6 +14,11 @@ each rank tuple is unused (ranks are 1, the Ace, to 13, the King).
 
 The words are a closed set (52 cards, 13 ranks, 4 suits); every sentence around them is in the
 catalogs (``spidercli/locale``).
+
+Two more closed sets have words for people beside their machine words: a game's result
+(``result_word``: won is vyhraná, voitettu) and ``verify``'s status counts (``status_count``:
+2 valid is 2 platné, 2 kelvollista). The machine formats keep the English words; sentences for
+people say these, through the catalogs (``pgettext("result", ...)``).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-from spidercli.i18n import language
+from spidercli.i18n import language, npgettext, pgettext
 from spidercli.messages import Text
 
 # English, the words of the code itself and of every machine-readable message.
@@ -166,15 +171,74 @@ class CardWords(Text):
         return card_name(self.fields["card"])
 
 
+def result_word(result: str) -> str:
+    """A game's result (``won``, ``open``, ``blocked``, ``resigned``, the words of the machine
+    formats and of a log's ``expect.result``) as people say it in the language in use: the same
+    word in English; vyhraná, rozehraná...; voitettu, kesken..."""
+    if result == "won":
+        return pgettext("result", "won")
+    if result == "open":
+        return pgettext("result", "open")
+    if result == "blocked":
+        return pgettext("result", "blocked")
+    if result == "resigned":
+        return pgettext("result", "resigned")
+    return result
+
+
+def result_shown(result: str) -> str:
+    """A game's result in a figure or a table cell: the people's word and, when it differs,
+    the log's word after it (``rozehraná (open)``, ``kesken (open)``; ``open`` in English), so
+    the reader still sees what a log's ``expect.result`` would say."""
+    said = result_word(result)
+    return result if said == result else f"{said} ({result})"
+
+
+def status_count(status: str, n: int) -> str:
+    """``2 valid``: how many logs ``verify`` gave a status (``valid``, ``illegal``,
+    ``expect-failed``, ``invalid-input``), in the language in use; the English is the status
+    word itself, which the machine formats keep in every language."""
+    if status == "valid":
+        return npgettext("logs", "{n} valid", "{n} valid", n).format(n=n)
+    if status == "illegal":
+        return npgettext("logs", "{n} illegal", "{n} illegal", n).format(n=n)
+    if status == "expect-failed":
+        return npgettext("logs", "{n} expect-failed", "{n} expect-failed", n).format(n=n)
+    if status == "invalid-input":
+        return npgettext("logs", "{n} invalid-input", "{n} invalid-input", n).format(n=n)
+    return f"{n} {status}"
+
+
+class ResultWords(Text):
+    """A game's result in a message: the result word in English (``won``), said in the
+    language in use as ``result_word`` says it (``vyhraná``, ``voitettu``)."""
+
+    def __new__(cls, result: str) -> ResultWords:
+        made = str.__new__(cls, result)
+        made.msgid = result
+        made.fields = {}
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:
+        return (str(self),), {}
+
+    def said(self) -> str:
+        return result_word(str(self))
+
+
 __all__ = [
     "RANK_NAMES",
     "SUIT_NAMES",
     "WORDS",
     "CardWords",
+    "ResultWords",
     "Words",
     "card_name",
     "card_words",
     "rank_name",
+    "result_shown",
+    "result_word",
     "run_words",
+    "status_count",
     "suit_word",
 ]

@@ -103,12 +103,13 @@ def compile_problems(data: bytes) -> list[str]:
     compiled = gettext.GNUTranslations(out)
     for message in catalog:
         said = message.string
-        if (
-            isinstance(message.id, str)
-            and message.id
-            and said
-            and compiled.gettext(message.id) != said
-        ):
+        if not (isinstance(message.id, str) and message.id and said):
+            continue
+        if message.context:  # pgettext's messages ("result", "won")
+            back = compiled.pgettext(message.context, message.id)
+        else:
+            back = compiled.gettext(message.id)
+        if back != said:
             problems.append(f"{message.id!r} does not read back")
     return problems
 
