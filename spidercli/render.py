@@ -135,15 +135,16 @@ def _spoken(cards: list[int]) -> str:
 
 def describe(game: Game) -> str:
     """The position as one plain-text paragraph, for screen readers and for pasting into a
-    message: the stock, the runs removed, then each column's face-down count and face-up cards,
-    in the words of the apps' own descriptions (in the language in use)."""
+    message: the stock, the runs removed, then each column's face-down count (when it has face-down
+    cards) and face-up cards, in the words of the apps' own descriptions (in the language in
+    use)."""
     stock = len(game.stock_left)
     total = game.kind.runs_to_win
     if game.removed:
         kinds = ", ".join(suit_word(s) for s in game.removed)
         runs = ngettext(
-            "{n} run of {total} removed ({kinds})",
-            "{n} runs of {total} removed ({kinds})",
+            "{n} of {total} runs removed ({kinds})",
+            "{n} of {total} runs removed ({kinds})",
             game.runs,
         ).format(n=game.runs, total=total, kinds=kinds)
     else:
@@ -159,6 +160,8 @@ def describe(game: Game) -> str:
             text = _("column {column}: empty")
         elif not up:
             text = _("column {column}: {down} face-down, no face-up card")
+        elif not down:  # only what is there: no "0 face-down" (the Czech app says it, so cs too)
+            text = _("column {column}: {cards}")
         else:
             text = _("column {column}: {down} face-down, then {cards}")
         columns.append(text.format(column=c + 1, down=down, cards=_spoken(up)))
