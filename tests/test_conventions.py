@@ -324,6 +324,35 @@ def test_colour_conventions(
     assert color_wanted(flag, _Tty() if tty else io.StringIO()) is expected
 
 
+@pytest.mark.parametrize(
+    ("encoding", "flag", "expected"),
+    [
+        ("utf-8", True, True),
+        ("utf-16", True, True),
+        ("cp1252", True, False),  # Windows-1252: no suit symbols
+        ("latin-1", True, False),
+        ("ascii", True, False),
+        ("utf-8", False, False),
+        ("latin-1", False, False),  # not asked for: nothing to say
+    ],
+)
+def test_unicode_only_where_the_encoding_writes_it(
+    encoding: str, flag: bool, expected: bool
+) -> None:
+    from spidercli.terminal import unicode_wanted
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding=encoding)
+    note = io.StringIO()
+    assert unicode_wanted(flag, out, note) is expected
+    if flag and not expected:
+        assert note.getvalue() == (
+            f"spidercli: note: --unicode: standard output's encoding ({encoding}) cannot write "
+            "the suit symbols; the cards are drawn in ASCII\n"
+        )
+    else:
+        assert note.getvalue() == ""
+
+
 def test_force_color_colours_the_report_and_no_color_wins() -> None:
     fixture = ["replay", "fixtures/spider-2suit-open.yaml"]
     forced = CliRunner(env={"NO_COLOR": None, "FORCE_COLOR": "1"}).invoke(app, fixture)
