@@ -309,6 +309,29 @@ def stdout_color(flag: bool | None) -> bool:
     return color_wanted(flag, sys.stdout)
 
 
+def stdout_unicode(flag: bool) -> bool:
+    """--unicode, where stdout's encoding can write the suit symbols; else the ASCII cards and a
+    note on stderr."""
+    from spidercli.terminal import unicode_wanted
+
+    return unicode_wanted(flag, sys.stdout, sys.stderr)
+
+
+def no_words_in_json(as_json: bool, describe: bool) -> None:
+    """--describe with --json is refused (exit 2, the JSON error too): the JSON report's keys are
+    the contract's, so the paragraph of words has no place in it, and it is not dropped
+    silently."""
+    if as_json and describe:
+        fail(
+            _N(
+                "--describe and --json: the JSON report has no place for the paragraph of words; "
+                "give one of them"
+            ),
+            None,
+            True,
+        )
+
+
 def load(
     log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES
 ) -> tuple[MoveLog, Ruleset]:

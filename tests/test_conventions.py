@@ -613,3 +613,61 @@ def test_user_docs_never_name_internal_sources() -> None:
 def test_help_never_names_internal_sources() -> None:
     for command in COMMANDS:
         assert not INTERNAL.search(run(*command.split(), "--help").stdout)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "fixtures/spider-2suit-open.yaml", "--json", "--describe"],
+        ["deal", "SD1-S1-AAAAABD", "--describe", "--json"],
+    ],
+)
+def test_describe_with_json_is_refused(args: list[str]) -> None:
+    """The JSON report's keys are the contract's: the paragraph has no place there, and the pair
+    is refused (exit 2, the JSON error on stdout) rather than the paragraph silently dropped."""
+    result = run(*args)
+    assert result.exit_code == 2
+    message = (
+        "--describe and --json: the JSON report has no place for the paragraph of words; "
+        "give one of them"
+    )
+    assert json.loads(result.stdout) == {"error": {"message": message, "line": None}}
+    assert result.stderr == f"spidercli: error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    "args", [["deal", "SD1-S1-AAAAABD"], ["replay", "fixtures/spider-2suit-open.yaml"]]
+)
+def test_unicode_falls_back_to_ascii_where_stdout_cannot_write_it(args: list[str]) -> None:
+    """--unicode on a latin-1 stdout: the ASCII cards (never escapes such as \\u2591) and one
+    note on stderr; on UTF-8 the symbols."""
+
+    def spidercli(encoding: str) -> subprocess.CompletedProcess[bytes]:
+        env = {**os.environ, "PYTHONIOENCODING": encoding, "NO_COLOR": "1", "COLUMNS": "100"}
+        return subprocess.run(
+            [sys.executable, "-m", "spidercli", *args, "--unicode"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+        )
+
+    latin = spidercli("latin-1")
+    assert latin.returncode == 0
+    out = latin.stdout.decode("latin-1")
+    assert "\\u" not in out and "##" in out and "S" in out
+    assert latin.stdout == _spidercli_ascii(args)
+    note = latin.stderr.decode()
+    assert note.startswith("spidercli: note: --unicode: standard output's encoding (")
+    assert note.endswith("cannot write the suit symbols; the cards are drawn in ASCII\n")
+    assert note.count("\n") == 1
+    utf8 = spidercli("utf-8")
+    assert "░░" in utf8.stdout.decode() and "♠" in utf8.stdout.decode()
+    assert utf8.stderr == b""
+
+
+def _spidercli_ascii(args: list[str]) -> bytes:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    done = subprocess.run(
+        [sys.executable, "-m", "spidercli", *args], cwd=ROOT, env=env, capture_output=True
+    )
+    return done.stdout

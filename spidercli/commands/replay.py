@@ -22,7 +22,9 @@ from spidercli.cli import (
     dump,
     fail,
     load,
+    no_words_in_json,
     stdout_color,
+    stdout_unicode,
     write_output,
 )
 from spidercli.files import MAX_LOG_BYTES
@@ -84,6 +86,7 @@ def replay(
     Exit status: 0 valid; 1 a refused action or an unmet expect;
     2 unusable input (file, YAML, game code, action, option).
     """
+    no_words_in_json(as_json, describe)
     try:
         which = parse_show(show)
     except ValueError as err:
@@ -111,7 +114,7 @@ def replay(
         dump(report.to_json())
         raise typer.Exit(report.exit_code)
 
-    style = Style(unicode=unicode, color=stdout_color(color))
+    style = Style(unicode=stdout_unicode(unicode), color=stdout_color(color))
     sys.stdout.write(report_head(parsed, ruleset))  # the boards follow as they come
     snaps = Snapshots(which, style, words=describe, write=sys.stdout.write)
     recorder = _recorder(snaps) if pictures else None
