@@ -109,7 +109,7 @@ def fix_usage_error(err: Any) -> None:
             return
         group: Any = err.ctx.command
         guess = close_match(str(typed), group.list_commands(err.ctx))
-        hint = f" (did you mean {guess!r}?)" if guess else ""
+        hint = f" (did you mean {guess!r}?)" if guess else "."
         err.message = f"No such command {found[1]}{hint}"
 
 

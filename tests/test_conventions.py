@@ -461,6 +461,50 @@ def test_help(command: str, snapshot: SnapshotAssertion) -> None:
     assert result.stdout == snapshot
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_is_written_plainly(command: str) -> None:
+    """Arguments and option values by plain names (``LOG``, ``PATH...``, ``--jobs N``), never
+    Typer's notation of types and ranges (``{log}``, ``<list[str]>``, ``<int range>``,
+    ``[x>=1]``); every option that takes a value names it."""
+    result = run(*command.split(), "--help")
+    assert result.exit_code == 0
+    for notation in ("{", "<", "x>=", "[required]"):
+        assert notation not in result.stdout, (command, notation)
+    usage = result.stdout.splitlines()[0]
+    assert re.fullmatch(
+        r"Usage: spidercli[ a-z]* \[OPTIONS\]( [A-Z_|]+(\.\.\.)?)*( COMMAND \[ARGS\]\.\.\.)?", usage
+    ), usage
+    options = result.stdout.split("\nOptions:\n")[1]
+    for line in options.splitlines():
+        if line.startswith("  -") and "--" in line:
+            names = line.split("  ")[1]
+            assert names == names.strip() and "<" not in names, line
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["replay"], "Usage: spidercli replay [OPTIONS] LOG\n"),
+        (["replay"], "Error: Missing argument 'LOG'.\n"),
+        (["verify"], "Usage: spidercli verify [OPTIONS] PATH...\n"),
+        (["replay", "x.yaml", "--jsno"], "Error: No such option: --jsno (did you mean --json?)\n"),
+        (["verify", "x", "--quite"], "No such option: --quite (did you mean --quiet?)\n"),
+        (["replay", "x.yaml", "--zzz"], "Error: No such option: --zzz\n"),
+        (["replya"], "Error: No such command 'replya' (did you mean 'replay'?)\n"),
+        (["import", "kpatt"], "Error: No such command 'kpatt' (did you mean 'kpat'?)\n"),
+        (["frobnicate"], "Error: No such command 'frobnicate'.\n"),
+    ],
+)
+def test_usage_errors_say_did_you_mean_as_every_message(args: list[str], error: str) -> None:
+    """A typo in an option or a command is answered as a typo in a log is, ``(did you mean
+    ...?)``, in place of Typer's two forms (``(Possible options: --json, --show)``, ``. Did
+    you mean 'replay'?``); the usage line above it is the help's plain one."""
+    result = run(*args)
+    assert result.exit_code == 2
+    assert error in result.stderr
+    assert "Possible options" not in result.stderr and "Did you mean" not in result.stderr
+
+
 # --------------------------------------------------------------------- deal and replay
 
 

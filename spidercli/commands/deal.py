@@ -27,7 +27,7 @@ from spidercli.messages import said
 
 
 def deal(
-    code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.")],
+    code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.", metavar="CODE")],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the starting position as JSON.")
     ] = False,

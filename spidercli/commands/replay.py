@@ -47,7 +47,11 @@ def replay(
     rules: RulesOverride = None,
     on_illegal: Annotated[
         OnIllegal,
-        typer.Option("--on-illegal", help="stop at the first refused action, or skip it."),
+        typer.Option(
+            "--on-illegal",
+            help="stop at the first refused action, or skip it.",
+            metavar="stop|skip",
+        ),
     ] = OnIllegal.stop,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report only.")] = False,
     show: Annotated[
@@ -56,6 +60,7 @@ def replay(
             "--show",
             help="Boards to print: final, every, none, or entry numbers (0 = start), "
             "e.g. 0,40,final.",
+            metavar="WHICH",
         ),
     ] = "final",
     describe: DescribeOption = False,

@@ -46,12 +46,15 @@ def verify(
             "-f",
             help="table, json (one array), jsonl, csv, junit, github (workflow annotations), "
             "concise (path:line: status rule: message).",
+            metavar="FORMAT",
         ),
     ] = Format.table,
     jobs: JobsOption = None,
     rules: Annotated[
         str | None,
-        typer.Option("--rules", help=f"Ruleset for every log ({', '.join(RULESETS)})."),
+        typer.Option(
+            "--rules", help=f"Ruleset for every log ({', '.join(RULESETS)}).", metavar="NAME"
+        ),
     ] = None,
     html_dir: Annotated[
         str | None,
