@@ -27,7 +27,7 @@ $(RUN_STAMP): pyproject.toml setup.py spidercli/_beam.c | $(BIN)/python
 	@touch $@
 
 $(DEV_STAMP): pyproject.toml setup.py spidercli/_beam.c | $(BIN)/python
-	@echo "make: installing spidercli with its test tools (pytest, syrupy, hypothesis, jsonschema, ruff, mypy) into $(VENV)"
+	@echo "make: installing spidercli with its test tools (pytest, syrupy, hypothesis, jsonschema, ruff, mypy, import-linter) into $(VENV)"
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@ $(RUN_STAMP)
 
@@ -43,10 +43,13 @@ test: $(DEV_STAMP)
 	COLUMNS=100 SPIDERCLI_REQUIRE_COMPILED=$(REQUIRE_COMPILED) $(BIN)/python -m pytest
 	$(MAKE) --no-print-directory lint
 
+# lint-imports: the floors of docs/architecture.md and the engine's independence, as contracts in
+# pyproject.toml ([tool.importlinter]).
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check spidercli tests
 	$(BIN)/ruff format --check spidercli tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench
@@ -83,4 +86,4 @@ i18n: $(DEV_STAMP)
 	$(BIN)/pybabel compile --statistics -D spidercli -d spidercli/locale
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info build dist
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache .grimp_cache *.egg-info build dist

@@ -45,8 +45,8 @@ _PUBLIC: dict[str, str] = {
     "Mismatch": "spidercli.replay",
     "Board": "spidercli.replay",
     "Column": "spidercli.replay",
-    "Verdict": "spidercli.batch",
-    "Replayed": "spidercli.batch",
+    "Verdict": "spidercli.verdict",
+    "Replayed": "spidercli.verdict",
     "Hint": "spidercli.solution",
     "TournamentResult": "spidercli.tournament",
     "Standing": "spidercli.tournament",
@@ -105,8 +105,6 @@ if TYPE_CHECKING:
     from spidercli.api import replay as replay
     from spidercli.api import standings as standings
     from spidercli.api import verify as verify
-    from spidercli.batch import Replayed as Replayed
-    from spidercli.batch import Verdict as Verdict
     from spidercli.errors import InputError as InputError
     from spidercli.judge import Judgement as Judgement
     from spidercli.kpat import KPatImport as KPatImport
@@ -124,6 +122,8 @@ if TYPE_CHECKING:
     from spidercli.tournament import Standing as Standing
     from spidercli.tournament import Submission as Submission
     from spidercli.tournament import TournamentResult as TournamentResult
+    from spidercli.verdict import Replayed as Replayed
+    from spidercli.verdict import Verdict as Verdict
 
 
 if not TYPE_CHECKING:  # at run time only: a type checker still flags a name that is not here

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Literal
 from spidercli.files import MAX_LOG_BYTES
 
 if TYPE_CHECKING:
-    from spidercli.batch import Verdict
     from spidercli.judge import Judgement
     from spidercli.kpat import KPatImport
     from spidercli.logtypes import MoveLog
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from spidercli.replay import Board, ReplayVisitor, Report
     from spidercli.solution import Hint
     from spidercli.tournament import TournamentResult
+    from spidercli.verdict import Verdict
 
 OnIllegal = Literal["stop", "skip"]
 ON_ILLEGAL: tuple[OnIllegal, ...] = ("stop", "skip")
@@ -251,7 +251,7 @@ def verify(
     lead to no log. Close the iterator (or take it to its end) to end the workers; leaving it
     early ends them when it is closed or collected.
     """
-    from spidercli.batch import verdicts
+    from spidercli.workers import verdicts
 
     if not isinstance(with_json, bool):
         raise TypeError(f"with_json must be a bool, not {type(with_json).__name__}")
@@ -278,8 +278,8 @@ def standings(
     import glob
     from pathlib import Path
 
-    from spidercli.batch import find_logs, no_logs
     from spidercli.errors import InputError
+    from spidercli.findlogs import find_logs, no_logs
     from spidercli.messages import N_
     from spidercli.tournament import load_manifest
     from spidercli.tournament import standings as rank

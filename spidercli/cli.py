@@ -290,8 +290,7 @@ def fail(message: str, line: int | None, as_json: bool, status: int = 2) -> NoRe
     """Input that cannot be used: one paragraph on stderr (and the JSON error), exit ``status``
     (2)."""
     if as_json:
-        from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
-        from spidercli.messages import error_json
+        from spidercli.messages import error_json, utf8_safe  # a file name not UTF-8: valid JSON
 
         print(json.dumps(error_json(utf8_safe(message), line)))
     from spidercli.messages import said  # the JSON above stays English; people read --lang's
@@ -363,7 +362,7 @@ def load(
 
 def dump(obj: Any) -> None:
     """A JSON value on stdout, indented, as every command's --json prints it."""
-    from spidercli.batch import utf8_safe  # a file name that is not UTF-8 stays valid JSON
+    from spidercli.messages import utf8_safe  # a file name that is not UTF-8 stays valid JSON
 
     # Streamed, so a big report never sits in memory twice.
     for chunk in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(obj):

@@ -10,10 +10,18 @@ error that points into a file is written ``path:line: message`` by ``located``, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 LIMIT = 200  # characters of user text echoed in one message
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def utf8_safe(text: str) -> str:
+    """``text`` with every lone surrogate (what Python makes of the bytes of a file name that
+    is not UTF-8) replaced by U+FFFD, so that it always encodes as UTF-8 (JSON, CSV, XML)."""
+    return _SURROGATES.sub("\ufffd", text)
 
 
 def _escape(ch: str) -> str:

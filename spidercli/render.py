@@ -7,8 +7,9 @@ a coloured verdict) only when the caller says the output is a terminal.
 
 from __future__ import annotations
 
+import os
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from spidercli.cards import RANKS, SUIT_SYMBOLS, SUITS, cards_str
@@ -82,6 +83,28 @@ def field(label: str, text: str) -> str:
         subsequent_indent=" " * _INDENT,
         break_on_hyphens=False,
     ).replace(_GLUE, " ")
+
+
+def text_width(env: Mapping[str, str] | None = None) -> int:
+    """The width ``verify``'s table and ``tournament``'s report wrap to: ``COLUMNS`` when it is a
+    whole number of 40 or more (``COLUMNS=100``: 100), else ``WIDTH`` (80), the replay report's."""
+    value = (os.environ if env is None else env).get("COLUMNS", "")
+    if value.isascii() and value.isdigit() and 40 <= int(value) <= 10_000:
+        return int(value)
+    return WIDTH
+
+
+def hanging(head: str, text: str, indent: int, width: int) -> str:
+    """``head`` then ``text`` wrapped to ``width`` columns, each line after the first indented
+    by ``indent``; a word longer than a line (a long path) stays whole, on a line of its own."""
+    return textwrap.fill(
+        text,
+        width=width,
+        initial_indent=head,
+        subsequent_indent=" " * indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 def board(game: Game, style: Style = Style()) -> str:
@@ -398,8 +421,10 @@ __all__ = [
     "deal_text",
     "describe",
     "describe_deal",
+    "hanging",
     "report_head",
     "report_tail",
     "report_text",
+    "text_width",
     "verdict",
 ]

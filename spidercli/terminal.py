@@ -14,7 +14,6 @@ the progress display.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 from spidercli.cards import SUIT_SYMBOLS
@@ -24,31 +23,6 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
     from rich.text import Text
-
-
-REPORT_WIDTH = 80  # the width text wraps to when COLUMNS names none (the replay report's)
-
-
-def text_width(env: Mapping[str, str] | None = None) -> int:
-    """The width ``verify``'s table and ``tournament``'s report wrap to: ``COLUMNS`` when it is a
-    whole number of 40 or more (``COLUMNS=100``: 100), else 80."""
-    value = (os.environ if env is None else env).get("COLUMNS", "")
-    return int(value) if value.isascii() and value.isdigit() and 40 <= int(value) <= 10_000 else 80
-
-
-def hanging(head: str, text: str, indent: int, width: int) -> str:
-    """``head`` then ``text`` wrapped to ``width`` columns, each line after the first indented
-    by ``indent``; a word longer than a line (a long path) stays whole, on a line of its own."""
-    import textwrap
-
-    return textwrap.fill(
-        text,
-        width=width,
-        initial_indent=head,
-        subsequent_indent=" " * indent,
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
 
 
 def color_wanted(flag: bool | None, stream: IO[str]) -> bool:
@@ -165,14 +139,11 @@ class SolveProgress:
 
 
 __all__ = [
-    "REPORT_WIDTH",
     "UNICODE_CARDS",
     "SolveProgress",
     "color_wanted",
-    "hanging",
     "solve_line",
     "stderr_console",
-    "text_width",
     "unicode_wanted",
     "verify_bar",
 ]

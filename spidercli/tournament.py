@@ -1,6 +1,6 @@
 """Tournament standings from many players' logs.
 
-Every log is verified (``batch.verify_one``); a player's best verified log per deal counts (the
+Every log is verified (``verdict.verify_one``); a player's best verified log per deal counts (the
 higher score, then a win, then fewer moves; on a full tie the first given). Submissions that are
 unusable, illegal, fail their ``expect``, have no ``player:``, or (with a manifest) are on another
 deal or under another ruleset score nothing and are listed with the reason. Standings rank by
@@ -15,11 +15,13 @@ from typing import Any
 
 import yaml
 
-from spidercli.batch import Verdict, csv_row, verify_all
+from spidercli.formats import csv_row
 from spidercli.i18n import _, ngettext
 from spidercli.messages import N_, Located, Text, message_of, quoted, said, shown, shown_path
+from spidercli.render import hanging, text_width
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, VALID
-from spidercli.terminal import hanging, text_width
+from spidercli.verdict import Verdict
+from spidercli.workers import verify_all
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
 
@@ -355,7 +357,7 @@ def standings_text(out: TournamentResult, wrap: int | None = None) -> str:
 
 def standings_csv(out: TournamentResult) -> str:
     """The standings as CSV; player names are neutralised like every text cell
-    (``batch.csv_cell``): a name such as ``=HYPERLINK(...)`` is never run as a formula."""
+    (``formats.csv_cell``): a name such as ``=HYPERLINK(...)`` is never run as a formula."""
     rows = [csv_row(["rank", "player", "score", "wins", "moves", "deals"])]
     for s in out.standings:
         rows.append(csv_row([s.rank, s.player, s.score, s.wins, s.moves, s.deals]))

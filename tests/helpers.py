@@ -3,9 +3,9 @@ built by hand for the rule tests, and random game codes for the property tests."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -16,6 +16,7 @@ from spidercli.cli import app
 from spidercli.codes import Setup, parse_code, seed_letters
 from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
+from spidercli.formats import FORMATS, Tally, write_verdicts
 from spidercli.i18n import LANGUAGES
 from spidercli.logtypes import MoveLog
 from spidercli.movelog import load_log
@@ -29,6 +30,7 @@ from spidercli.rules import (
     Ruleset,
     check_playable,
 )
+from spidercli.workers import verify_all
 
 ROOT = Path(__file__).resolve().parents[1]
 # The languages with a catalog: every one spidercli speaks but English, the messages' own.
@@ -55,6 +57,13 @@ def usable_corpus() -> Iterator[tuple[Path, MoveLog, Ruleset]]:
         except InputError:
             continue
         yield path, log, rules
+
+
+def run_batch(paths: Iterable[str], out: IO[str], *, fmt: str = "table", jobs: int = 1) -> Tally:
+    """Verify ``paths`` in ``jobs`` workers and write every verdict to ``out`` in the format
+    ``fmt``, as ``spidercli verify`` joins its two halves; the tally."""
+    found = verify_all(paths, rules=None, jobs=jobs, want_json=FORMATS[fmt].json)
+    return write_verdicts(found, out, fmt=fmt)
 
 
 runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})

@@ -79,7 +79,12 @@ def _modules_after(*args: str) -> set[str]:
 def test_the_root_help_imports_no_command_nor_the_work() -> None:
     loaded = _modules_after("--help")
     assert not {m for m in loaded if m.startswith("spidercli.commands")}
-    assert not loaded & {"spidercli.api", "spidercli.replay", "spidercli.render", "spidercli.batch"}
+    assert not loaded & {
+        "spidercli.api",
+        "spidercli.replay",
+        "spidercli.render",
+        "spidercli.workers",
+    }
 
 
 @pytest.mark.parametrize(

@@ -25,18 +25,18 @@ from syrupy.assertion import SnapshotAssertion
 from typer.testing import CliRunner
 
 from spidercli import __version__, cli
-from spidercli.batch import (
+from spidercli.cli import app
+from spidercli.formats import (
+    FORMATS,
     _github_data,
     _github_property,
     csv_cell,
     csv_row,
-    run_batch,
-    utf8_safe,
     xml_safe,
 )
-from spidercli.cli import app
+from spidercli.messages import utf8_safe
 from spidercli.rules import CLASSIC, RULESETS
-from tests.helpers import FIXTURES, ROOT, run
+from tests.helpers import FIXTURES, ROOT, run, run_batch
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 HOSTILE_PLAYERS = [
@@ -152,7 +152,7 @@ def test_junit_is_well_formed_for_any_file_name(tmp_path: Path) -> None:
     assert all(float(c.attrib["time"]) >= 0 for c in cases)
 
 
-@pytest.mark.parametrize("fmt", ["json", "jsonl", "csv", "github", "concise"])
+@pytest.mark.parametrize("fmt", [f for f in FORMATS if f not in ("table", "junit")])
 def test_machine_formats_are_valid_utf8_for_any_file_name(tmp_path: Path, fmt: str) -> None:
     out = io.StringIO()
     run_batch(_odd_names(tmp_path), out, fmt=fmt)

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli import batch
-from spidercli.batch import find_logs
+from spidercli import findlogs
+from spidercli.findlogs import find_logs
 
 
 def reference_walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iterator[str]:
@@ -25,7 +25,7 @@ def reference_walk(directory: str, seen: set[str], folders: set[tuple[int, int]]
         info = os.stat(directory)
         names = sorted(os.listdir(directory))
     except OSError:
-        yield from batch._once(directory, seen)
+        yield from findlogs._once(directory, seen)
         return
     folder = (info.st_dev, info.st_ino)
     if folder in folders:
@@ -38,7 +38,7 @@ def reference_walk(directory: str, seen: set[str], folders: set[tuple[int, int]]
         if os.path.isdir(full):
             yield from reference_walk(full, seen, folders)
         elif name.endswith((".yaml", ".yml")):
-            yield from batch._once(full, seen)
+            yield from findlogs._once(full, seen)
 
 
 NAMES = ["a.yaml", "b.yml", "c.txt", ".d.yaml", "e", "f"]
@@ -91,7 +91,7 @@ def test_the_walk_finds_what_resolving_each_file_finds(
         args = [str(root / p) if p else str(root) for p in ["", *given_paths]]
         found = list(find_logs(args))
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(batch, "_walk", reference_walk)
+            patch.setattr(findlogs, "_walk", reference_walk)
             expected = list(find_logs(args))
         assert found == expected
     finally:
@@ -106,5 +106,5 @@ def test_a_file_given_again_by_its_own_path_after_its_folder_by_a_link(tmp_path:
     args = [str(tmp_path / "via"), str(tmp_path / "sub" / "a.yaml")]
     assert list(find_logs(args)) == [str(tmp_path / "via" / "a.yaml")]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(batch, "_walk", reference_walk)
+        patch.setattr(findlogs, "_walk", reference_walk)
         assert list(find_logs(args)) == [str(tmp_path / "via" / "a.yaml")]

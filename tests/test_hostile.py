@@ -19,11 +19,12 @@ from typing import Any
 
 import pytest
 
-from spidercli import batch
-from spidercli.batch import Verdict, find_logs, run_batch
+from spidercli import workers
 from spidercli.files import MAX_LOG_BYTES, NotRegularFile, write_atomic
+from spidercli.findlogs import find_logs
 from spidercli.messages import LIMIT, located, quoted, shown, shown_path
-from tests.helpers import FIXTURES, ROOT, run
+from spidercli.verdict import Verdict, verify_one
+from tests.helpers import FIXTURES, ROOT, run, run_batch
 from tests.processes import children, group_gone, slow_folder
 
 HOSTILE = ROOT / "tests" / "hostile"
@@ -285,14 +286,14 @@ def test_one_failing_file_costs_only_its_own_verdict(
         path = tmp_path / f"log{i:02}.yaml"
         path.write_text(SMALL)
         paths.append(str(path))
-    real = batch.verify_one
+    real = verify_one
 
     def flaky(path: str, *args: Any) -> Verdict:
         if path.endswith("log07.yaml"):
             raise RuntimeError("boom")
         return real(path, *args)
 
-    monkeypatch.setattr(batch, "verify_one", flaky)  # the forked workers inherit it
+    monkeypatch.setattr(workers, "verify_one", flaky)  # the forked workers inherit it
     for jobs in (1, 2):
         out = __import__("io").StringIO()
         tally = run_batch(paths, out, fmt="jsonl", jobs=jobs)

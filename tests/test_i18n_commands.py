@@ -16,6 +16,7 @@ from spidercli.cards import make_card
 from spidercli.codes import CodeError, parse_code
 from spidercli.engine import BUILD_ONE_HIGHER, NOTHING_TO_UNDO, SAME_COLUMN, Refusal
 from spidercli.errors import InputError
+from spidercli.formats import DEFAULT_FORMAT, FORMATS
 from spidercli.kpatdeal import kpat_deal_ids
 from spidercli.messages import N_, Joined, Nn_, Text, located, message_of, prefixed, said
 from spidercli.movelog import load_log
@@ -201,7 +202,8 @@ def test_ruleset_line_in_the_report(snapshot: SnapshotAssertion) -> None:
 def _machine_runs() -> list[tuple[str, ...]]:
     runs: list[tuple[str, ...]] = [
         ("verify", "fixtures/batch", "-f", f)
-        for f in ("json", "jsonl", "csv", "junit", "github", "concise")
+        for f in FORMATS
+        if f != DEFAULT_FORMAT  # the table is for people, in --lang's language
     ]
     runs += [("verify", f"fixtures/illegal/{rule}.yaml", "-f", "jsonl") for rule in ILLEGAL]
     runs += [("verify", f"fixtures/bad/{name}", "-f", "csv") for name in BAD]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from spidercli.formats import FORMATS
 from tests.helpers import ROOT, run
 from tests.processes import group_gone
 
@@ -69,7 +70,7 @@ def _run(
     return subprocess.CompletedProcess(args, proc.returncode, "", err.decode("utf-8", "replace"))
 
 
-VERIFY_FORMATS = ["table", "json", "jsonl", "csv", "junit", "github", "concise"]
+VERIFY_FORMATS = list(FORMATS)
 
 COMMANDS = [
     ["replay", EXAMPLE],

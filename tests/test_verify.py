@@ -6,13 +6,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli.batch import find_logs, run_batch
-from tests.helpers import FIXTURES, ROOT, run
+from spidercli.findlogs import find_logs
+from spidercli.formats import FORMATS
+from tests.helpers import FIXTURES, ROOT, run, run_batch
 
 BATCH = "fixtures/batch"
 
@@ -40,6 +43,43 @@ def test_find_logs_sorts_directories_and_keeps_the_given_order() -> None:
     ]
 
 
+def test_the_format_choice_and_its_help_come_from_the_one_table() -> None:
+    from spidercli.commands.verify import FormatName
+
+    assert [choice.value for choice in FormatName] == list(FORMATS)
+    shown = " ".join(run("verify", "--help").stdout.split())
+    assert f"<{'|'.join(FORMATS)}>" in shown
+    for name, fmt in FORMATS.items():
+        assert (f"{name} ({fmt.note})" if fmt.note else f"{name},") in shown
+
+
+# A format added in one place, ``formats.FORMATS``, before the command is loaded: the choice, its
+# help and the writing follow.
+ONE_ROOM = """
+from spidercli import formats
+
+class Shout(formats.Writer):
+    def write(self, verdict):
+        self.out.write(verdict.status.upper() + "\\n")
+
+formats.FORMATS["shout"] = formats.OutputFormat("shout", Shout, "statuses in capitals")
+from typer.testing import CliRunner
+from spidercli.cli import app
+
+ran = CliRunner().invoke(app, ["verify", "fixtures/batch", "-f", "shout", "-j", "1"])
+print(ran.exit_code, repr(ran.stdout))
+print(" ".join(CliRunner().invoke(app, ["verify", "--help"]).stdout.split()))
+"""
+
+
+def test_a_format_is_added_in_one_place() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", ONE_ROOM], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[0] == "2 'VALID\\nILLEGAL\\nEXPECT-FAILED\\nINVALID-INPUT\\nVALID\\n'"
+    assert "shout (statuses in capitals)." in out[1] and "|concise|shout>" in out[1]
+
+
 def _untimed(text: str) -> str:
     """JUnit's ``time`` attributes (seconds, which vary) as ``T``."""
     import re
@@ -47,7 +87,7 @@ def _untimed(text: str) -> str:
     return re.sub(r'time="[0-9.]+"', 'time="T"', text)
 
 
-@pytest.mark.parametrize("fmt", ["table", "json", "jsonl", "csv", "junit", "github", "concise"])
+@pytest.mark.parametrize("fmt", list(FORMATS))
 def test_verify_every_format(fmt: str, snapshot: SnapshotAssertion) -> None:
     result = run("verify", BATCH, "--format", fmt, "--jobs", "1")
     assert result.exit_code == 2  # one log is unusable

@@ -7,7 +7,7 @@ in a JSON record) is read in parts. Sizes here run from nothing to several pipes
 pipe's size and one byte either side, both ways at once, and random (a property test).
 
 Every run is a real process under a timeout (a hang fails the test instead of stopping the
-suite), as in test_workers.py. The supervisor-level runs replace ``batch.verify_one`` in their
+suite), as in test_workers.py. The supervisor-level runs replace ``workers.verify_one`` in their
 process with an echo whose task and verdict sizes are chosen by the test, so that a message's
 size is exact."""
 
@@ -27,8 +27,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli.batch import Verdict, _frame
 from spidercli.files import MAX_LOG_BYTES
+from spidercli.verdict import Verdict
+from spidercli.workers import _frame
 from tests.helpers import ROOT
 from tests.processes import run_guarded
 
@@ -56,21 +57,21 @@ PIPE = _pipe_size()
 # REPLY characters. Prints each verdict's file and message length as it comes.
 SUPERVISE = """
 import sys
-from spidercli import batch
+from spidercli import verdict, workers
 
 def echo(path, rules, want_json, max_bytes, content, html_dir):
     assert len(content) == int(path.split(":")[1]), "the task arrived cut"
-    return batch.Verdict(path, "valid", None, message="v" * int(rules))
+    return verdict.Verdict(path, "valid", None, message="v" * int(rules))
 
-batch.verify_one = echo
+workers.verify_one = echo
 jobs = int(sys.argv[1])
 for group in " ".join(sys.argv[2:]).split(" / "):
     tasks = []
     for i, pair in enumerate(group.split()):
         task, reply = pair.split(":")
         tasks.append((f"{i:04}:{task}", reply, False, None, b"t" * int(task), None))
-    for verdict in batch._Supervisor(iter(tasks), jobs).verdicts():
-        print(verdict.file, len(verdict.message), flush=True)
+    for made in workers._Supervisor(iter(tasks), jobs).verdicts():
+        print(made.file, len(made.message), flush=True)
     print("/", flush=True)
 """
 

@@ -5,7 +5,7 @@ order, and the run ends with the right exit status: no hang, no orphan, no trace
 
 Every run here is a real `spidercli verify` in a subprocess, under a timeout that guards against
 a hang (not a speed test). Where a worker must die on a given log, a harness replaces
-``batch.verify_one`` in that subprocess before the CLI starts (the forked workers inherit it):
+``workers.verify_one`` in that subprocess before the CLI starts (the forked workers inherit it):
 the production code has no hook for this."""
 
 from __future__ import annotations
@@ -38,11 +38,11 @@ GUARD = 120  # seconds: a hang fails the test instead of stopping the suite
 # in FATES (JSON, file name -> fate) meeting its fate in the worker that verifies it.
 HARNESS = """
 import ctypes, json, os, signal, sys, time
-from spidercli import batch
+from spidercli import workers
 from spidercli.cli import main
 
 fates = json.loads(sys.argv[1])
-real = batch.verify_one
+real = workers.verify_one
 
 def fated(path, *args):
     fate = fates.get(os.path.basename(path))
@@ -60,7 +60,7 @@ def fated(path, *args):
         os._exit(3)
     return real(path, *args)
 
-batch.verify_one = fated
+workers.verify_one = fated
 forks = int(os.environ.get("HARNESS_FORKS", "-1"))  # how many workers can be started
 fork = os.fork
 
@@ -343,7 +343,7 @@ def test_an_ignored_sigchld_does_not_lose_a_dead_workers_status(tmp_path: Path) 
 def test_slower_logs_are_given_fewer_ahead(a: float, b: float) -> None:
     """A worker holds about ``_AHEAD`` seconds of logs: at most ``_CHUNK``, at least one, fewer
     the slower the logs."""
-    from spidercli.batch import _AHEAD, _CHUNK, _ahead
+    from spidercli.workers import _AHEAD, _CHUNK, _ahead
 
     assert _ahead(None) == _ahead(0.0) == _CHUNK
     assert 1 <= _ahead(a) <= _CHUNK

@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.batch import find_logs, wants_json, write_verdicts
 from spidercli.cli import (
     JobsOption,
     LangOption,
@@ -21,34 +20,23 @@ from spidercli.cli import (
 )
 from spidercli.errors import InputError, OutputError
 from spidercli.files import MAX_LOG_BYTES
+from spidercli.findlogs import find_logs
+from spidercli.formats import DEFAULT_FORMAT, FORMATS, formats_help, write_verdicts
 from spidercli.i18n import _
 from spidercli.messages import N_
 from spidercli.rules import RULESETS
 from spidercli.terminal import stderr_console, verify_bar
 
-
-class Format(str, Enum):
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
-    csv = "csv"
-    junit = "junit"
-    github = "github"
-    concise = "concise"
+# --format's choices: the names of ``formats.FORMATS``, as Typer takes a choice (an Enum).
+FormatName = Enum("FormatName", [(name, name) for name in FORMATS], type=str)  # type: ignore[misc]
+DEFAULT = FormatName(DEFAULT_FORMAT)
 
 
 def verify(
     paths: PathsArgument,
     fmt: Annotated[
-        Format,
-        typer.Option(
-            "--format",
-            "-f",
-            help="table, json (one array), jsonl, csv, junit, github (workflow annotations), "
-            "concise (path:line: status rule: message).",
-            metavar="FORMAT",
-        ),
-    ] = Format.table,
+        FormatName, typer.Option("--format", "-f", help=formats_help(), metavar="FORMAT")
+    ] = DEFAULT,
     jobs: JobsOption = None,
     rules: Annotated[
         str | None,
@@ -91,7 +79,7 @@ def verify(
             jobs=workers,
             max_bytes=max_log_bytes,
             html_dir=html_dir,
-            with_json=wants_json(fmt.value),
+            with_json=FORMATS[fmt.value].json,
         )
     except InputError as err:  # an unknown ruleset, no logs
         unusable(err, False)
@@ -121,7 +109,7 @@ def verify(
         if bar is not None:
             bar.stop()
     sys.stdout.flush()  # a listing that cannot be written is said before the summary
-    if fmt is not Format.table:
+    if not FORMATS[fmt.value].summed:
         print(f"spidercli: {tally.summary()}", file=sys.stderr)
     if html_dir is not None:
         pages = _("pages in {index}").format(index=os.path.join(html_dir, "index.html"))

@@ -1,0 +1,511 @@
+"""Verifying many logs in worker processes: ``verdicts`` checks the ruleset's name and finds the
+logs, ``verify_all`` hands them to ``jobs`` workers (``_Supervisor``) and yields their verdicts in
+the order the files were given.
+
+Each worker reads, parses and replays one log (``verdict.verify_one``) and sends back a small
+``Verdict`` with the JSON text already made when the format needs it, so the parent only writes.
+Nothing is kept per log after it is taken: memory does not grow with the number of logs (beyond
+the set of paths seen).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import heapq
+import itertools
+import os
+import pickle
+import selectors
+import signal
+import struct
+import threading
+import time
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import IO
+
+from spidercli.errors import InputError
+from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
+from spidercli.findlogs import find_logs, no_logs
+from spidercli.messages import located, quoted, shown
+from spidercli.rules import lookup_ruleset, unknown_ruleset
+from spidercli.verdict import Verdict, invalid, verify_one
+
+Task = tuple[str, "str | None", bool, "int | None", "bytes | str | None", "str | None"]
+
+
+def _verify_star(task: Task) -> Verdict:
+    """One task in a worker: whatever happens, a verdict for this file alone (a bug met on one
+    file never costs another file's verdict)."""
+    start = time.perf_counter()
+    try:
+        verdict = verify_one(*task)
+    except Exception as err:  # a bug, not the input's fault: say so, and go on
+        message = located(
+            task[0],
+            None,
+            f"internal error: {type(err).__name__}: {shown(str(err))}. Please report it with "
+            "this log.",
+        )
+        verdict = invalid(task[0], message, None, task[2])
+    return replace(verdict, seconds=time.perf_counter() - start)
+
+
+def _tasks(
+    paths: Iterable[str],
+    rules: str | None,
+    want_json: bool,
+    max_bytes: int | None,
+    html_dir: str | None,
+) -> Iterator[Task]:
+    """The workers' tasks; standard input (``-``) is read here, by the parent."""
+    for path in paths:
+        data: bytes | str | None = None
+        if path == STDIN:
+            limit = MAX_LOG_BYTES if max_bytes is None else max_bytes
+            try:
+                data = read_stdin(limit)
+            except Unreadable as err:
+                data = err.message  # its verdict says why
+        yield (path, rules, want_json, max_bytes, data, html_dir)
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+_MASKS = hasattr(signal, "pthread_sigmask")
+
+
+def _worker_init() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the parent alone handles it (and
+    ends the workers), so a worker prints no traceback. SIGTERM ends a worker quietly. Both
+    signals are blocked while a worker starts (see ``_Supervisor._start``): one that comes before
+    this has run waits, and then has these effects, instead of being lost."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if _MASKS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+    _relax_gc()
+
+
+# A log's objects are freed by their reference counts, not by the cycle collector: collecting
+# less often saves about a twentieth of a batch's time and no memory to speak of (measured).
+_GC_THRESHOLDS = (50_000, 20, 20)
+
+
+def _relax_gc() -> None:
+    gc.freeze()  # what the worker inherited is never collected again
+    gc.set_threshold(*_GC_THRESHOLDS)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def verify_all(
+    paths: Iterable[str],
+    *,
+    rules: str | None,
+    jobs: int,
+    want_json: bool,
+    max_bytes: int | None = None,
+    html_dir: str | None = None,
+) -> Generator[Verdict, None, None]:
+    """Verdicts in the order of ``paths``, from ``jobs`` worker processes (1, or a system
+    without ``fork``: in this one).
+
+    ``paths`` is consumed lazily, and never more than ``_WINDOW`` logs ahead of the verdict
+    written last, so neither the paths nor the results pile up. A worker that dies (killed by a
+    signal, the system's out-of-memory killer, a crash) costs one verdict: the log it was
+    verifying gets an internal error naming the signal, a new worker takes its place, and the
+    logs it had not begun go to the workers again. Ctrl-C or SIGTERM in the parent ends the
+    workers (none is left behind) and is raised on: ``KeyboardInterrupt``, or ``SystemExit``
+    with status 143."""
+    tasks = _tasks(paths, rules, want_json, max_bytes, html_dir)
+    if jobs <= 1 or not hasattr(os, "fork"):
+        thresholds = gc.get_threshold()
+        gc.set_threshold(*_GC_THRESHOLDS)
+        try:
+            for task in tasks:
+                yield _verify_star(task)
+        finally:
+            gc.set_threshold(*thresholds)
+        return
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if main else None
+    # An ignored SIGCHLD (inherited: ``nohup``-style launchers, some CI runners) would have the
+    # system reap dead workers itself, and their statuses would be lost.
+    children = signal.signal(signal.SIGCHLD, signal.SIG_DFL) if main else None
+    try:
+        yield from _Supervisor(tasks, jobs).verdicts()
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL if children is None else children)
+
+
+def verdicts(
+    paths: Iterable[str],
+    *,
+    rules: str | None = None,
+    jobs: int = 1,
+    want_json: bool = True,
+    max_bytes: int | None = None,
+    html_dir: str | None = None,
+) -> Generator[Verdict, None, None]:
+    """``verify``: the logs ``paths`` lead to (``find_logs``), verified by ``verify_all``. An
+    unknown ruleset, or paths that lead to no log, raise ``InputError`` here, before any log is
+    verified; ``paths`` is read as far as the first log, the rest as the verdicts are taken."""
+    if rules is not None and lookup_ruleset(rules) is None:
+        raise InputError(unknown_ruleset("--rules", quoted(rules)))
+    given: list[str] | None = []  # the paths, kept only until a log is found (for the error)
+
+    def noted() -> Iterator[str]:
+        for path in paths:
+            if given is not None:
+                given.append(path)
+            yield path
+
+    found = find_logs(noted())
+    first = next(found, None)
+    if first is None:
+        raise no_logs(given or [])
+    given = None
+    return verify_all(
+        itertools.chain([first], found),
+        rules=rules,
+        jobs=jobs,
+        want_json=want_json,
+        max_bytes=max_bytes,
+        html_dir=html_dir,
+    )
+
+
+# ------------------------------------------------------------------------------ the workers
+#
+# Each worker has two pipes of its own: tasks in, verdicts out, each message an 8-byte length and a
+# pickle, of any size (a log read from standard input travels in its task, up to the size limit;
+# a verdict carries the player's name). The parent sends a worker a message of tasks (1, 2, 4, ...
+# up to _CHUNK) while it has fewer than ``_ahead`` unanswered; the worker sends each verdict as soon
+# as it is made. So the parent always knows which log a worker is on: the first it sent and got no
+# verdict for. A worker is given fewer logs ahead when they take longer (``_ahead``), so that at
+# the end of a batch of slow logs no worker idles while another has many still to do.
+#
+# The parent never blocks on one worker: its ends of the pipes are non-blocking, watched by a
+# selector. A pipe holds 64 KiB (on Linux): what a full one does not take of a message waits in
+# the worker's buffer, and the selector wakes the parent when the pipe has room again, only while
+# something waits (``_write``); a verdict may come in parts, put together in another buffer
+# (``_read``). The worker's ends block: it reads and writes whole messages.
+#
+# Why not multiprocessing.Pool: a worker killed from outside leaves it waiting forever. Nor
+# concurrent.futures.ProcessPoolExecutor: a dead worker breaks the whole executor (every pending
+# log fails with BrokenProcessPool, none is known to be the one being verified), and its ``map``
+# takes every path up front. Sending verdicts in batches from the worker saved about 7% of the CPU
+# on small logs (measured), but a slow log would then hold back the verdicts made before it.
+
+_CHUNK = 16  # tasks in one message to a worker, at most
+_AHEAD = 0.02  # seconds of work (at the logs' mean time so far) a worker is given ahead
+_WINDOW = 1024  # logs sent out at most beyond the next verdict to write (bounds memory)
+_HEAD = struct.Struct("<Q")  # a message's length
+
+
+def _frame(value: object) -> bytes:
+    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    return _HEAD.pack(len(data)) + data
+
+
+def _serve(tasks: int, results: int) -> None:
+    """A worker's loop: read a message of tasks, send back each one's verdict as it is made;
+    returns when the parent closes the task pipe (or is gone in the middle of a message). Its
+    ends of the pipes block: a message of any size is read and written whole."""
+    with open(tasks, "rb") as reader, open(results, "wb") as writer:
+        while True:
+            head = _exactly(reader, _HEAD.size)
+            if head is None:
+                return
+            (size,) = _HEAD.unpack(head)
+            body = _exactly(reader, size)
+            if body is None:
+                return
+            for task in pickle.loads(body):
+                writer.write(_frame(_verify_star(task)))
+                writer.flush()
+
+
+def _exactly(reader: IO[bytes], size: int) -> bytes | None:
+    """The next ``size`` bytes of the pipe, or None at its end."""
+    data = reader.read(size)
+    while len(data) < size:  # a buffered read of a pipe may stop short; read on
+        more = reader.read(size - len(data))
+        if not more:
+            return None
+        data += more
+    return data
+
+
+def _ahead(pace: float | None) -> int:
+    """How many logs a worker may have unanswered when a log takes ``pace`` seconds (None: not
+    known yet): about ``_AHEAD`` seconds of work, at least 1, at most ``_CHUNK``."""
+    if pace is None or pace * _CHUNK <= _AHEAD:
+        return _CHUNK
+    return max(1, int(_AHEAD / pace))
+
+
+def _died(task: Task, status: int | None) -> Verdict:
+    """The verdict of the log a worker was verifying when it died (``status``: ``waitpid``'s,
+    None when it could not be had)."""
+    if status is None:
+        how = "ended unexpectedly"
+    elif os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        how = f"was killed ({name})"
+        if number == signal.SIGKILL:
+            how += "; the system may have run out of memory"
+    else:
+        how = f"ended unexpectedly (exit status {os.waitstatus_to_exitcode(status)})"
+    message = located(
+        task[0],
+        None,
+        f"internal error: the worker process verifying this log {how}. Please report it with "
+        "this log.",
+    )
+    return invalid(task[0], message, None, task[2])
+
+
+@dataclass(eq=False)
+class _Worker:
+    pid: int
+    tasks: int  # the write end of its task pipe (non-blocking)
+    results: int  # the read end of its verdict pipe (non-blocking)
+    assigned: deque[tuple[int, Task]] = field(default_factory=deque)  # sent, not yet answered
+    unsent: bytearray = field(default_factory=bytearray)  # tasks the pipe has not taken yet
+    waiting: bool = False  # whether the selector wakes the parent when the task pipe has room
+    received: bytearray = field(default_factory=bytearray)  # the start of a verdict's message
+    size: int = 1  # the next message's number of tasks
+
+
+class _Supervisor:
+    """Up to ``jobs`` worker processes verifying ``tasks``; ``verdicts`` yields their verdicts in
+    the tasks' order."""
+
+    def __init__(self, tasks: Iterator[Task], jobs: int) -> None:
+        self.tasks = tasks
+        self.jobs = jobs
+        self.workers: dict[int, _Worker] = {}  # by the read end of the verdict pipe
+        self.again: list[tuple[int, Task]] = []  # a dead worker's tasks not begun (a heap)
+        self.done: dict[int, Verdict] = {}  # verdicts waiting for an earlier one
+        self.next = 0  # the index of the next verdict to yield
+        self.taken = 0  # tasks taken from ``tasks``
+        self.exhausted = False
+        self.pace: float | None = None  # a log's time, a moving mean of the workers' figures
+        self.selector = selectors.DefaultSelector()
+
+    def verdicts(self) -> Iterator[Verdict]:
+        finished = False
+        try:
+            while True:
+                while self.next in self.done:
+                    yield self.done.pop(self.next)
+                    self.next += 1
+                self._feed()
+                if self.exhausted and not (self.again or self.done or self._busy()):
+                    finished = True
+                    return
+                if not self.workers:  # none could be started: verified here, in ``_feed``
+                    continue
+                for key, events in self.selector.select():
+                    worker: _Worker = key.data
+                    if self.workers.get(worker.results) is not worker:
+                        continue  # ended by an earlier event of this round
+                    if events & selectors.EVENT_WRITE:
+                        self._write(worker)
+                    if events & selectors.EVENT_READ:
+                        self._read(worker)
+        finally:
+            self._stop(finished)
+
+    def _busy(self) -> bool:
+        return any(worker.assigned for worker in self.workers.values())
+
+    def _take(self, count: int) -> list[tuple[int, Task]]:
+        """Up to ``count`` tasks: first those a dead worker left, then new ones."""
+        batch: list[tuple[int, Task]] = []
+        while len(batch) < count:
+            if self.again:
+                batch.append(heapq.heappop(self.again))
+                continue
+            if self.exhausted or self.taken - self.next >= _WINDOW:
+                break
+            task = next(self.tasks, None)
+            if task is None:
+                self.exhausted = True
+                break
+            batch.append((self.taken, task))
+            self.taken += 1
+        return batch
+
+    def _feed(self) -> None:
+        """Tasks to every worker with fewer than ``_ahead`` unanswered, one message each round,
+        so that the first tasks are spread; a new worker while there are fewer than ``jobs``."""
+        while True:
+            ahead = _ahead(self.pace)
+            hungry: list[_Worker | None] = [
+                w for w in self.workers.values() if len(w.assigned) < ahead
+            ]
+            if len(self.workers) < self.jobs:
+                hungry.append(None)  # a worker to start, if there is work for it
+            if not hungry:
+                return
+            for candidate in hungry:
+                size = 1 if candidate is None else min(candidate.size, ahead)
+                batch = self._take(size)
+                if not batch:
+                    return
+                if candidate is not None:
+                    worker = candidate
+                else:
+                    try:
+                        worker = self._start()
+                    except OSError:  # no process to be had (memory, a limit): fewer workers
+                        self._unstarted(batch)
+                        return
+                worker.size = min(worker.size * 2, _CHUNK)
+                worker.assigned.extend(batch)
+                worker.unsent += _frame([task for _, task in batch])
+                self._write(worker)
+
+    def _unstarted(self, batch: list[tuple[int, Task]]) -> None:
+        """No new worker could be started for ``batch``: the workers there are carry on without
+        it (and another is tried when one of them dies); with none, this process verifies it."""
+        if self.workers:
+            self.jobs = len(self.workers)
+            for item in batch:
+                heapq.heappush(self.again, item)
+        else:
+            for index, task in batch:
+                self.done[index] = _verify_star(task)
+
+    def _start(self) -> _Worker:
+        tasks_in, tasks_out = os.pipe()
+        results_in, results_out = os.pipe()
+        # The worker begins with SIGINT and SIGTERM blocked, so that neither can reach it
+        # before its handlers are set (``_worker_init``); in the parent, a signal that comes
+        # meanwhile is handled once the worker is known (and so ended with the others).
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) if _MASKS else None
+        try:
+            try:
+                pid = os.fork()
+            except OSError:
+                for fd in (tasks_in, tasks_out, results_in, results_out):
+                    os.close(fd)
+                raise
+            if pid == 0:  # the worker: it never returns from here
+                status = 70
+                try:
+                    for fd in self._parents_fds():
+                        os.close(fd)
+                    os.close(tasks_out)
+                    os.close(results_in)
+                    _worker_init()
+                    _serve(tasks_in, results_out)
+                    status = 0
+                finally:
+                    os._exit(status)  # no exit handler of the parent's, no buffer flushed twice
+            os.close(tasks_in)
+            os.close(results_out)
+            os.set_blocking(tasks_out, False)
+            os.set_blocking(results_in, False)
+            worker = _Worker(pid, tasks_out, results_in)
+            self.workers[results_in] = worker
+            self.selector.register(results_in, selectors.EVENT_READ, worker)
+        finally:
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        return worker
+
+    def _parents_fds(self) -> Iterator[int]:
+        yield self.selector.fileno()
+        for worker in self.workers.values():
+            yield worker.tasks
+            yield worker.results
+
+    def _write(self, worker: _Worker) -> None:
+        """What the worker's task pipe takes now (a pipe takes part of a big message, or nothing
+        when it is full); for the rest the selector wakes the parent when the pipe has room, and
+        stops doing so once all is sent."""
+        try:
+            del worker.unsent[: os.write(worker.tasks, worker.unsent)]
+        except BlockingIOError:  # full (EAGAIN): nothing taken
+            pass
+        except BrokenPipeError:  # the worker is gone: its verdict pipe says so
+            worker.unsent.clear()
+        if worker.unsent:
+            if not worker.waiting:
+                self.selector.register(worker.tasks, selectors.EVENT_WRITE, worker)
+                worker.waiting = True
+        elif worker.waiting:
+            self.selector.unregister(worker.tasks)
+            worker.waiting = False
+
+    def _read(self, worker: _Worker) -> None:
+        """The verdicts the worker has sent; at the end of its pipe, its death."""
+        try:
+            data = os.read(worker.results, 1 << 16)
+        except BlockingIOError:
+            return
+        if not data:
+            self._lost(worker)
+            return
+        buffer = worker.received
+        buffer += data
+        start = 0
+        while len(buffer) - start >= _HEAD.size:
+            (size,) = _HEAD.unpack_from(buffer, start)
+            end = start + _HEAD.size + size
+            if end > len(buffer):
+                break
+            index, _ = worker.assigned.popleft()
+            verdict: Verdict = pickle.loads(buffer[start + _HEAD.size : end])
+            self.done[index] = verdict
+            pace = self.pace
+            self.pace = verdict.seconds if pace is None else pace + (verdict.seconds - pace) / 8
+            start = end
+        del buffer[:start]
+
+    def _lost(self, worker: _Worker) -> None:
+        """A worker died: the log it was on gets a verdict saying so, the others go again."""
+        self._close(worker)
+        status: int | None = None
+        with contextlib.suppress(ChildProcessError):  # reaped already: how it ended is unknown
+            _, status = os.waitpid(worker.pid, 0)
+        if worker.assigned:
+            index, task = worker.assigned.popleft()
+            self.done[index] = _died(task, status)
+            for item in worker.assigned:
+                heapq.heappush(self.again, item)
+
+    def _close(self, worker: _Worker) -> None:
+        del self.workers[worker.results]
+        for fd in (worker.results, worker.tasks):
+            with contextlib.suppress(KeyError):
+                self.selector.unregister(fd)
+            os.close(fd)
+
+    def _stop(self, finished: bool) -> None:
+        """End the workers: done, they read the end of their task pipes; interrupted (Ctrl-C,
+        SIGTERM, an error, the reader gone), they are ended at once. Either way each is waited
+        for: none is left behind."""
+        workers = list(self.workers.values())
+        for worker in workers:
+            if not finished:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker.pid, signal.SIGTERM)
+            self._close(worker)
+        for worker in workers:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(worker.pid, 0)
+        self.selector.close()

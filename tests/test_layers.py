@@ -1,0 +1,65 @@
+"""The floors of docs/architecture.md, written as import-linter contracts in pyproject.toml: the
+checkout keeps them, and each contract breaks on the import it forbids (planted in a copy of the
+package), so that `make lint` fails on it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT
+
+LINT = Path(sys.executable).parent / "lint-imports"
+
+
+def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` on the package in ``tree`` (found first on the path), with the checkout's
+    contracts."""
+    return subprocess.run(
+        [str(LINT), "--no-cache"],
+        cwd=tree,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tree), "COLUMNS": "200"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_checkout_keeps_every_contract() -> None:
+    result = _lint(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "4 kept, 0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "planted", "contract"),
+    [
+        ("engine", "from spidercli import files", "The engine imports no YAML, file, language"),
+        ("cards", "import yaml", "The engine imports no YAML, file, language"),
+        ("rules", "from spidercli.i18n import _", "The engine imports no YAML, file, language"),
+        ("replay", "from spidercli import movelog", "A log played, solved and reported reads"),
+        ("svg", "from spidercli import commands", "The floors, top to bottom"),
+        ("errors", "from spidercli import svg", "The floors, top to bottom"),
+        ("cards", "from spidercli import engine", "No circle of imports"),
+    ],
+    ids=["engine-files", "cards-yaml", "rules-i18n", "replay-reader", "svg-cli", "up", "circle"],
+)
+def test_each_contract_breaks_on_the_import_it_forbids(
+    tmp_path: Path, module: str, planted: str, contract: str
+) -> None:
+    shutil.copytree(ROOT / "spidercli", tmp_path / "spidercli", ignore=_not_source)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    path = tmp_path / "spidercli" / f"{module}.py"
+    path.write_text(path.read_text(encoding="utf-8") + f"\n{planted}\n", encoding="utf-8")
+    result = _lint(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    broken = [line for line in result.stdout.splitlines() if " BROKEN" in line]
+    assert any(line.startswith(contract) for line in broken), broken
+
+
+def _not_source(folder: str, names: list[str]) -> list[str]:
+    return [name for name in names if name in ("__pycache__", "locale") or name.endswith(".so")]
