@@ -20,7 +20,7 @@ and boards, ``api`` is the front door and ``cli`` the thin Typer layer on top of
 import sys as _sys
 import types as _types
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 # Each public name and the module it lives in, imported on first use.
 _PUBLIC: dict[str, str] = {

@@ -30,6 +30,7 @@ from spidercli import quickparams
 from spidercli.errors import InputError, OutputError
 from spidercli.files import MAX_LOG_BYTES
 from spidercli.i18n import LANGUAGES, LanguageError, choose
+from spidercli.plainhelp import PlainCommand
 from spidercli.rules import RULESETS
 
 quickparams.install()  # plain values coerced without importing pydantic (start-up time)
@@ -108,7 +109,7 @@ def _built(name: str) -> Any:
             rich_markup_mode=app.rich_markup_mode,
         )
     return get_command_from_info(
-        CommandInfo(name=name, cls=TyperCommand, callback=made),
+        CommandInfo(name=name, cls=PlainCommand, callback=made),
         pretty_exceptions_short=app.pretty_exceptions_short,
         rich_markup_mode=app.rich_markup_mode,
     )
@@ -183,7 +184,9 @@ def _escaped_errors() -> Iterator[None]:
     except typer.TyperException as err:  # Typer's usage errors; shown by Typer, after this
         if type(err).__name__ != "NoArgsIsHelpError":  # that one's message is our help text
             from spidercli.messages import LIMIT, shown
+            from spidercli.plainhelp import fix_usage_error
 
+            fix_usage_error(err)  # "did you mean", as every other name
             err.message = shown(err.message, 2 * LIMIT)
         raise
 
@@ -209,15 +212,26 @@ DescribeOption = Annotated[
     ),
 ]
 LogArgument = Annotated[
-    str, typer.Argument(help="The YAML move log (- for standard input).", show_default=False)
+    str,
+    typer.Argument(
+        help="The YAML move log (- for standard input).", show_default=False, metavar="LOG"
+    ),
 ]
 RulesOverride = Annotated[
     str | None,
-    typer.Option("--rules", help=f"Ruleset ({', '.join(RULESETS)}); overrides the log's."),
+    typer.Option(
+        "--rules", help=f"Ruleset ({', '.join(RULESETS)}); overrides the log's.", metavar="NAME"
+    ),
 ]
 JobsOption = Annotated[
     int | None,
-    typer.Option("--jobs", "-j", help="Worker processes (default: the machine's cores).", min=1),
+    typer.Option(
+        "--jobs",
+        "-j",
+        help="Worker processes (default: the machine's cores).",
+        min=1,
+        metavar="N",
+    ),
 ]
 PathsArgument = Annotated[
     list[str],
@@ -232,6 +246,7 @@ MaxLogBytesOption = Annotated[
         help=f"Refuse a log bigger than this many bytes (default {MAX_LOG_BYTES}, 1 MiB).",
         min=1,
         show_default=False,
+        metavar="BYTES",
     ),
 ]
 ColorOption = Annotated[
@@ -306,6 +321,29 @@ def stdout_color(flag: bool | None) -> bool:
     from spidercli.terminal import color_wanted
 
     return color_wanted(flag, sys.stdout)
+
+
+def stdout_unicode(flag: bool) -> bool:
+    """--unicode, where stdout's encoding can write the suit symbols; else the ASCII cards and a
+    note on stderr."""
+    from spidercli.terminal import unicode_wanted
+
+    return unicode_wanted(flag, sys.stdout, sys.stderr)
+
+
+def no_words_in_json(as_json: bool, describe: bool) -> None:
+    """--describe with --json is refused (exit 2, the JSON error too): the JSON report's keys are
+    the contract's, so the paragraph of words has no place in it, and it is not dropped
+    silently."""
+    if as_json and describe:
+        fail(
+            _N(
+                "--describe and --json: the JSON report has no place for the paragraph of words; "
+                "give one of them"
+            ),
+            None,
+            True,
+        )
 
 
 def load(

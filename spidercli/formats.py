@@ -137,10 +137,23 @@ class Writer:
 
 
 class TableWriter(Writer):
+    """A line a log, wrapped to the width (``COLUMNS``, else 80) under its status: the path and
+    the figures, then the reason."""
+
+    def __init__(self, out: IO[str]) -> None:
+        super().__init__(out)
+        from spidercli.render import hanging, text_width  # the table's alone
+
+        self.width = text_width()
+        self.hanging = hanging
+
+    def _line(self, label: str, text: str) -> None:
+        self.out.write(self.hanging(f"{label:<14} ", text, 15, self.width) + "\n")
+
     def write(self, v: Verdict) -> None:
         r = v.replayed
         if r is None:
-            self.out.write(f"{'INVALID-INPUT':<14} {said(v.message or '')}\n")
+            self._line("INVALID-INPUT", said(v.message or ""))
             return
         else:
             detail = (
@@ -155,7 +168,7 @@ class TableWriter(Writer):
                 where = _(" at line {line}").format(line=v.line) if v.line else ""
                 detail += f"; {v.rule or 'expect'}{where}: {said(v.message)}"
         label = v.status.upper() if v.status != VALID else "valid"
-        self.out.write(f"{label:<14} {shown_path(v.file)}  {detail}\n")
+        self._line(label, f"{shown_path(v.file)}  {detail}")
 
     def close(self, tally: Tally) -> None:
         self.out.write(f"\n{tally.summary()}\n")

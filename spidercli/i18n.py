@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spidercli.suggest import close_match
+
 if TYPE_CHECKING:
     from gettext import NullTranslations
 
@@ -70,8 +72,10 @@ def choose(lang: str | None, env: Mapping[str, str] | None = None) -> str:
     else:
         chosen = lang.strip().lower()
         if chosen not in LANGUAGES:
+            guess = close_match(chosen, LANGUAGES)
+            hint = f" (did you mean {guess!r}?)" if guess else ""
             raise LanguageError(
-                f"{lang!r} is not a language spidercli speaks: expected one of "
+                f"{lang!r} is not a language spidercli speaks{hint}: expected one of "
                 + ", ".join(LANGUAGES)
             )
     use(chosen)

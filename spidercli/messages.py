@@ -11,6 +11,7 @@ error that points into a file is written ``path:line: message`` by ``located``, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 LIMIT = 200  # characters of user text echoed in one message
@@ -62,6 +63,15 @@ def ascii_note(text: str) -> str:
         if ord(ch) > 0x7F:
             return N_(" ({code} is not ASCII)", code="U+" + format(ord(ch), "04X"))
     return ""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """For a ``word`` that names none of ``choices``: ``" (did you mean 'expect'?)"`` naming the
+    closest one (``suggest.close_match``), or ``""`` when none is close."""
+    from spidercli.suggest import close_match
+
+    guess = close_match(word, choices)
+    return "" if guess is None else N_(" (did you mean {guess}?)", guess=quoted(guess))
 
 
 def shown_path(path: str) -> str:
@@ -221,6 +231,7 @@ __all__ = [
     "Plural",
     "Text",
     "ascii_note",
+    "did_you_mean",
     "error_json",
     "located",
     "message_of",

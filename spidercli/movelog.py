@@ -20,7 +20,7 @@ from spidercli.codes import CodeError, Setup, parse_code
 from spidercli.deals import parse_deal
 from spidercli.files import MAX_LOG_BYTES
 from spidercli.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS, Entry, Expect, MoveLog
-from spidercli.messages import N_, ascii_note, message_of, prefixed, quoted
+from spidercli.messages import N_, ascii_note, did_you_mean, message_of, prefixed, quoted
 from spidercli.plainlog import quick_log
 from spidercli.yamlreader import (
     CONSTRUCTOR,
@@ -164,9 +164,11 @@ def _expect(c: Checker, node: yaml.Node) -> Expect:
             if result not in RESULTS:
                 raise c.fail(
                     N_(
-                        "expect.result: {result} is not a result{note}; expected one of {choices}",
+                        "expect.result: {result} is not a result{note}{hint}; expected one of "
+                        "{choices}",
                         result=quoted(result),
                         note=ascii_note(result),
+                        hint=did_you_mean(result, RESULTS),
                         choices=", ".join(RESULTS),
                     ),
                     value,

@@ -1,12 +1,18 @@
 """Command-line option values read into library values, independent of Typer.
 
 ``--show`` names the boards a text report draws: ``every``, ``none``, or entry numbers, ``start``
-(entry 0) and ``final``, separated by commas. Each sentence refusing a value lives here, once.
+(entry 0) and ``final``, separated by commas. Each sentence refusing a value lives here, once:
+``--show``'s, and the plain sentence for a number out of its range or a word that is none of an
+option's choices (``refused_value``, which the command line's coercion says instead of the
+validation library's words).
 """
 
 from __future__ import annotations
 
-from spidercli.messages import N_, Nn_, quoted
+from enum import Enum
+from typing import Any
+
+from spidercli.messages import N_, Nn_, did_you_mean, quoted
 
 Show = str | set[object]  # "every", "none", or the entry numbers (0 the start) and "final"
 
@@ -56,4 +62,34 @@ def check_show(which: Show, entries: int, name: str) -> None:
         )
 
 
-__all__ = ["Show", "check_show", "parse_show"]
+def _bounds(low: object, high: object) -> str:
+    if low is not None and high is not None:
+        return f" from {low} to {high}"
+    if low is not None:
+        return f" of {low} or more"
+    if high is not None:
+        return f" of {high} or less"
+    return ""
+
+
+def refused_value(kind: Any, value: object, low: object = None, high: object = None) -> str | None:
+    """The plain sentence refusing an option's ``value`` of the type ``kind`` (a whole number,
+    a number, one of an ``Enum``'s values) between ``low`` and ``high`` when given, instead of
+    the validation library's own (``Input should be greater than or equal to 1``, ``Value
+    error, 'x' is not one of ...``); None for another type. English, as the rest of the command
+    line's usage errors: ``Invalid value for '--jobs' / '-j': '0' is not a whole number of 1 or
+    more``."""
+    shown_value = quoted(value if isinstance(value, str) else str(value))
+    if kind is int:
+        return f"{shown_value} is not a whole number{_bounds(low, high)}"
+    if kind is float:
+        return f"{shown_value} is not a number{_bounds(low, high)}"
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        choices = [str(member.value) for member in kind]
+        typed = value if isinstance(value, str) else str(value)
+        hint = did_you_mean(typed, choices)
+        return f"{shown_value} is not one of {', '.join(choices)}{hint}"
+    return None
+
+
+__all__ = ["Show", "check_show", "parse_show", "refused_value"]

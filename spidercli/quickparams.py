@@ -3,15 +3,19 @@
 Typer 0.29 turns every command-line value into its Python type with a pydantic ``TypeAdapter``,
 built the first time the parameter is processed; importing pydantic alone costs a command such as
 ``spidercli replay LOG`` about as much time as the rest of its start-up. The values our commands
-take are plain: strings (alone or a list of them, as verify's paths), small integers, booleans
-and choices. For those, the value that pydantic would return is known without it: a string is
-returned as it is, a list of strings as a list, ``"12"`` is 12, a flag is already a bool, and a
-choice is matched by Typer's own function (the one pydantic calls).
+take are plain: strings (alone or a list of them, as verify's paths), small integers, numbers of
+seconds, booleans and choices. For those, the value that pydantic would return is known without
+it: a string is returned as it is, a list of strings as a list, ``"12"`` is 12, ``"0.5"`` is 0.5,
+a flag is already a bool, and a choice is matched by Typer's own function (the one pydantic
+calls).
 
-Every value outside that narrow path (a string that is not valid UTF-8, an integer in any other
+Every value outside that narrow path (a string that is not valid UTF-8, a number in any other
 spelling or out of its range, an unknown choice, any other type) goes to Typer's own coercion,
-built on first use, so each message and each accepted spelling stays exactly Typer's. The tests
-compare both paths value for value (tests/test_quickparams.py).
+built on first use, so each accepted spelling stays exactly Typer's. The tests compare both paths
+value for value (tests/test_quickparams.py). A value that path refuses too is refused in a plain
+sentence (``options.refused_value``: ``'0' is not a whole number of 1 or more``, ``'jsno' is not
+one of table, json, ... (did you mean 'json'?)``) instead of pydantic's (``Input should be
+greater than or equal to 1``, ``Value error, 'jsno' is not one of ...``).
 
 This leans on two names inside Typer (``typer.core.build_runtime_param`` and
 ``typer._coercion.RuntimeParam``); pyproject.toml pins Typer's minor version. Where either is
@@ -20,6 +24,7 @@ missing, :func:`install` does nothing and Typer works as it always does.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +32,7 @@ from enum import Enum
 from typing import Any
 
 _PLAIN_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
+_PLAIN_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,17})?")
 _NOT_QUICK = object()
 
 
@@ -56,6 +62,18 @@ def quick_value(annotation: Any, info: Any, value: Any, ctx: Any) -> Any:
         ):
             return _NOT_QUICK
         return number
+    if annotation is float:
+        if info.clamp:
+            return _NOT_QUICK
+        if type(value) is float and math.isfinite(value):
+            real = value
+        elif type(value) is int or (type(value) is str and _PLAIN_FLOAT.fullmatch(value)):
+            real = float(value)
+        else:
+            return _NOT_QUICK
+        if (info.min is not None and real < info.min) or (info.max is not None and real > info.max):
+            return _NOT_QUICK
+        return real
     if annotation == list[str]:  # a command's paths: each item as a ``str`` above
         if type(value) not in (tuple, list):
             return _NOT_QUICK
@@ -81,7 +99,7 @@ def quick_annotation(annotation: Any, info: Any) -> bool:
     """Whether :func:`quick_value` knows ``annotation`` (and no custom parser is set)."""
     if getattr(info, "parser", None) is not None:
         return False
-    if annotation in (str, bool, int) or annotation == list[str]:
+    if annotation in (str, bool, int, float) or annotation == list[str]:
         return True
     return isinstance(annotation, type) and issubclass(annotation, Enum)
 
@@ -97,6 +115,9 @@ def install() -> None:
     if original is None or base is None or getattr(original, "_spidercli_quick", False):
         return
     typers: Callable[[Any], Any] = original
+    from typer import BadParameter
+
+    from spidercli.options import refused_value
 
     @dataclass(frozen=True)
     class QuickParam(base):  # type: ignore[misc, valid-type]
@@ -109,7 +130,14 @@ def install() -> None:
                 return quick
             if not self.full:
                 self.full.append(typers(self.descriptor))
-            return self.full[0]._coerce_value(value, param=param, ctx=ctx)
+            try:
+                return self.full[0]._coerce_value(value, param=param, ctx=ctx)
+            except BadParameter as err:  # said plainly, not in pydantic's words
+                info = self.parameter_info
+                plain = refused_value(self.annotation, value, info.min, info.max)
+                if plain is not None:
+                    err.message = plain
+                raise
 
     def build_runtime_param(descriptor: Any) -> Any:
         if descriptor.file_annotation is None and quick_annotation(

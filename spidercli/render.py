@@ -7,8 +7,9 @@ a coloured verdict) only when the caller says the output is a terminal.
 
 from __future__ import annotations
 
+import os
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from spidercli.cards import RANKS, SUIT_SYMBOLS, SUITS, cards_str
@@ -84,6 +85,28 @@ def field(label: str, text: str) -> str:
     ).replace(_GLUE, " ")
 
 
+def text_width(env: Mapping[str, str] | None = None) -> int:
+    """The width ``verify``'s table and ``tournament``'s report wrap to: ``COLUMNS`` when it is a
+    whole number of 40 or more (``COLUMNS=100``: 100), else ``WIDTH`` (80), the replay report's."""
+    value = (os.environ if env is None else env).get("COLUMNS", "")
+    if value.isascii() and value.isdigit() and 40 <= int(value) <= 10_000:
+        return int(value)
+    return WIDTH
+
+
+def hanging(head: str, text: str, indent: int, width: int) -> str:
+    """``head`` then ``text`` wrapped to ``width`` columns, each line after the first indented
+    by ``indent``; a word longer than a line (a long path) stays whole, on a line of its own."""
+    return textwrap.fill(
+        text,
+        width=width,
+        initial_indent=head,
+        subsequent_indent=" " * indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
 def board(game: Game, style: Style = Style()) -> str:
     """The position as text: a status line, column numbers, then the columns top to bottom."""
     ncols = game.kind.columns
@@ -135,15 +158,16 @@ def _spoken(cards: list[int]) -> str:
 
 def describe(game: Game) -> str:
     """The position as one plain-text paragraph, for screen readers and for pasting into a
-    message: the stock, the runs removed, then each column's face-down count and face-up cards,
-    in the words of the apps' own descriptions (in the language in use)."""
+    message: the stock, the runs removed, then each column's face-down count (when it has face-down
+    cards) and face-up cards, in the words of the apps' own descriptions (in the language in
+    use)."""
     stock = len(game.stock_left)
     total = game.kind.runs_to_win
     if game.removed:
         kinds = ", ".join(suit_word(s) for s in game.removed)
         runs = ngettext(
-            "{n} run of {total} removed ({kinds})",
-            "{n} runs of {total} removed ({kinds})",
+            "{n} of {total} runs removed ({kinds})",
+            "{n} of {total} runs removed ({kinds})",
             game.runs,
         ).format(n=game.runs, total=total, kinds=kinds)
     else:
@@ -159,6 +183,8 @@ def describe(game: Game) -> str:
             text = _("column {column}: empty")
         elif not up:
             text = _("column {column}: {down} face-down, no face-up card")
+        elif not down:  # only what is there: no "0 face-down" (the Czech app says it, so cs too)
+            text = _("column {column}: {cards}")
         else:
             text = _("column {column}: {down} face-down, then {cards}")
         columns.append(text.format(column=c + 1, down=down, cards=_spoken(up)))
@@ -395,8 +421,10 @@ __all__ = [
     "deal_text",
     "describe",
     "describe_deal",
+    "hanging",
     "report_head",
     "report_tail",
     "report_text",
+    "text_width",
     "verdict",
 ]

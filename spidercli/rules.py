@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass
 from typing import Protocol
 
-from spidercli.messages import N_, Nn_, quoted
+from spidercli.messages import N_, Nn_, did_you_mean, quoted
 
 
 @dataclass(frozen=True)
@@ -214,13 +214,14 @@ def lookup_ruleset(name: str, blanks: str = " \t") -> Ruleset | None:
     return RULESETS.get(name.strip(blanks).lower()) if name.isascii() else None
 
 
-def unknown_ruleset(where: str, name: str) -> str:
+def unknown_ruleset(where: str, name: str, typed: str | None = None) -> str:
     """The sentence refusing a ruleset name: ``where`` it was given (``--rules``, ``rules``),
-    ``name`` as echoed (quoted)."""
+    ``name`` as echoed (quoted), ``typed`` as given (to name the closest ruleset, if any)."""
     return N_(
-        "{where}: unknown ruleset {name}; expected one of {choices}",
+        "{where}: unknown ruleset {name}{hint}; expected one of {choices}",
         where=where,
         name=name,
+        hint="" if typed is None else did_you_mean(typed.strip(), RULESETS),
         choices=", ".join(RULESETS),
     )
 
@@ -229,7 +230,7 @@ def ruleset_named(name: str, where: str = "--rules") -> Ruleset:
     """The preset of this name (case-insensitive); ``ValueError`` naming the choices otherwise."""
     rules = lookup_ruleset(name)
     if rules is None:
-        raise ValueError(unknown_ruleset(where, quoted(name)))
+        raise ValueError(unknown_ruleset(where, quoted(name), name))
     return rules
 
 

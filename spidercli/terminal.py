@@ -1,4 +1,5 @@
-"""The terminal: whether to colour, and the progress shown while a command works.
+"""The terminal: whether to colour, whether ``--unicode``'s cards can be written, and the progress
+shown while a command works.
 
 Progress (verify's bar, solve's live line) goes to stderr only, drawn by ``rich`` on a stderr
 console, and only when stderr is a terminal: a pipe or a file never receives it, and stdout
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 from typing import IO, TYPE_CHECKING, Any
 
+from spidercli.cards import SUIT_SYMBOLS
 from spidercli.i18n import _
 
 if TYPE_CHECKING:
@@ -32,6 +34,28 @@ def color_wanted(flag: bool | None, stream: IO[str]) -> bool:
     if os.environ.get("FORCE_COLOR"):
         return True
     return stream.isatty() and os.environ.get("TERM") != "dumb"
+
+
+UNICODE_CARDS = SUIT_SYMBOLS + "░"  # what --unicode draws beyond ASCII: suits, face-down cards
+
+
+def unicode_wanted(flag: bool, stream: IO[str], note: IO[str]) -> bool:
+    """``--unicode`` (``flag``) when ``stream``'s encoding can write the suit symbols and the
+    face-down cards; otherwise the ASCII cards (False), said in one line on ``note`` (stderr),
+    rather than escapes such as ``\\u2591`` in a latin-1 or ASCII output."""
+    if not flag:
+        return False
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        UNICODE_CARDS.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        said = _(
+            "--unicode: standard output's encoding ({encoding}) cannot write the suit symbols; "
+            "the cards are drawn in ASCII"
+        ).format(encoding=encoding)
+        print(f"spidercli: note: {said}", file=note)
+        return False
+    return True
 
 
 def stderr_console(stream: IO[str] | None = None, width: int | None = None) -> Console:
@@ -114,4 +138,12 @@ class SolveProgress:
         self.live.stop()
 
 
-__all__ = ["SolveProgress", "color_wanted", "solve_line", "stderr_console", "verify_bar"]
+__all__ = [
+    "UNICODE_CARDS",
+    "SolveProgress",
+    "color_wanted",
+    "solve_line",
+    "stderr_console",
+    "unicode_wanted",
+    "verify_bar",
+]

@@ -17,7 +17,8 @@ import yaml
 
 from spidercli.formats import csv_row
 from spidercli.i18n import _, ngettext
-from spidercli.messages import N_, message_of, quoted, said, shown, shown_path
+from spidercli.messages import N_, Located, Text, message_of, quoted, said, shown, shown_path
+from spidercli.render import hanging, text_width
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, VALID
 from spidercli.verdict import Verdict
 from spidercli.workers import verify_all
@@ -151,6 +152,7 @@ class TournamentResult:
     best: dict[tuple[str, str], Submission]  # (player, deal_id) -> the log that counts
     rejected: list[dict[str, Any]] = field(default_factory=list)
     superseded: list[Submission] = field(default_factory=list)
+    from_manifest: bool = False  # whether a manifest named the deals (else: every log counts)
 
     def to_json(self) -> dict[str, Any]:
         """The object ``tournament --format json`` writes for it."""
@@ -258,11 +260,45 @@ def standings(
         best,
         rejected,
         superseded,
+        from_manifest=manifest is not None,
     )
 
 
-def standings_text(out: TournamentResult) -> str:
+def _rejected_text(r: dict[str, Any]) -> str:
+    """A rejected log's reason for the text report: an unusable log's message without the file
+    the line already names (``unusable (line 3): not valid YAML: ...``, not ``unusable:
+    path:3: not valid YAML: ...``)."""
+    reason = r["reason"]
+    inner = reason.fields.get("message") if isinstance(reason, Text) else None
+    if reason.msgid == "unusable: {message}" and isinstance(inner, Located):
+        where = str(inner.fields["where"])
+        path = shown_path(r["file"])
+        if where == path or where.startswith(path + ":"):
+            line = where[len(path) + 1 :]
+            note = N_(" (line {n})", n=line) if line.isdigit() else ""
+            return said(
+                N_("unusable{where}: {message}", where=note, message=inner.fields["message"])
+            )
+    return said(reason)
+
+
+def standings_text(out: TournamentResult, wrap: int | None = None) -> str:
+    """The standings as text, long lines wrapped to ``wrap`` columns (``terminal.text_width``)."""
+    wrap = text_width() if wrap is None else wrap
     lines = []
+    if not out.from_manifest:
+        lines.append(
+            hanging(
+                "",
+                _(
+                    "No manifest: every log counts, and deals are matched by their game code "
+                    "(--manifest names the deals and the rules)"
+                ),
+                2,
+                wrap,
+            )
+        )
+        lines.append("")
     if out.name:
         head = _("{name} ({rules} rules)") if out.rules else "{name}"
         title = _("Tournament")
@@ -305,15 +341,17 @@ def standings_text(out: TournamentResult) -> str:
         lines.append("")
         lines.append(_("Superseded (the player's better log on the same deal counts)"))
         for e in out.superseded:
-            lines.append(
-                f"  {shown_path(e.file)}  {shown(e.player)}, {said(e.label)}: {e.score}, {e.result}"
+            text = (
+                f"{shown_path(e.file)}  {shown(e.player)}, {said(e.label)}: {e.score}, {e.result}"
             )
+            lines.append(hanging("  ", text, 4, wrap))
     if out.rejected:
         lines.append("")
         lines.append(_("Not counted"))
         for r in out.rejected:
             who = f" ({shown(r['player'])})" if r["player"] else ""
-            lines.append(f"  {shown_path(r['file'])}{who}: {said(r['reason'])}")
+            text = f"{shown_path(r['file'])}{who}: {_rejected_text(r)}"
+            lines.append(hanging("  ", text, 4, wrap))
     return "\n".join(lines) + "\n"
 
 

@@ -18,7 +18,7 @@ import yaml
 
 from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
-from spidercli.messages import N_, ascii_note, quoted, shown
+from spidercli.messages import N_, ascii_note, did_you_mean, quoted, shown
 from spidercli.rules import lookup_ruleset, unknown_ruleset
 from spidercli.yamlpure import PureSafeLoader
 
@@ -201,9 +201,10 @@ class Checker:
             if name not in allowed:
                 raise self.fail(
                     N_(
-                        "{what}: unknown key {key}; expected {allowed}",
+                        "{what}: unknown key {key}{hint}; expected {allowed}",
                         what=what,
                         key=quoted(name),
+                        hint=did_you_mean(name, allowed),
                         allowed=", ".join(allowed),
                     ),
                     key,
@@ -228,7 +229,7 @@ class Checker:
         """A ``rules:`` value: the name of a ruleset, case-insensitive."""
         name = self.word(node, "rules")
         if lookup_ruleset(name, BLANKS) is None:
-            raise self.fail(unknown_ruleset("rules", quoted(name) + ascii_note(name)), node)
+            raise self.fail(unknown_ruleset("rules", quoted(name) + ascii_note(name), name), node)
         return name
 
     def integer(self, node: yaml.Node, what: str) -> int:

@@ -595,7 +595,7 @@ def test_a_ruleset_name_is_checked_as_the_command_does() -> None:
     run = cli("replay", "fixtures/spider-1suit-win.yaml", "--rules", "clasic", "--json")
     with pytest.raises(spidercli.InputError) as caught:
         spidercli.replay(log, rules="clasic")
-    assert "unknown ruleset 'clasic'; expected one of classic, duel, pavouk, kpat" in str(
+    assert "unknown ruleset 'clasic' (did you mean 'classic'?); expected one of classic" in str(
         caught.value
     )
     assert run.status == 2 and error_of(run) == (str(caught.value), caught.value.line)

@@ -325,6 +325,35 @@ def test_colour_conventions(
     assert color_wanted(flag, _Tty() if tty else io.StringIO()) is expected
 
 
+@pytest.mark.parametrize(
+    ("encoding", "flag", "expected"),
+    [
+        ("utf-8", True, True),
+        ("utf-16", True, True),
+        ("cp1252", True, False),  # Windows-1252: no suit symbols
+        ("latin-1", True, False),
+        ("ascii", True, False),
+        ("utf-8", False, False),
+        ("latin-1", False, False),  # not asked for: nothing to say
+    ],
+)
+def test_unicode_only_where_the_encoding_writes_it(
+    encoding: str, flag: bool, expected: bool
+) -> None:
+    from spidercli.terminal import unicode_wanted
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding=encoding)
+    note = io.StringIO()
+    assert unicode_wanted(flag, out, note) is expected
+    if flag and not expected:
+        assert note.getvalue() == (
+            f"spidercli: note: --unicode: standard output's encoding ({encoding}) cannot write "
+            "the suit symbols; the cards are drawn in ASCII\n"
+        )
+    else:
+        assert note.getvalue() == ""
+
+
 def test_force_color_colours_the_report_and_no_color_wins() -> None:
     fixture = ["replay", "fixtures/spider-2suit-open.yaml"]
     forced = CliRunner(env={"NO_COLOR": None, "FORCE_COLOR": "1"}).invoke(app, fixture)
@@ -430,6 +459,50 @@ def test_help(command: str, snapshot: SnapshotAssertion) -> None:
     assert "Example" in result.stdout and "Exit status" in result.stdout
     assert max(len(line) for line in result.stdout.splitlines()) <= 80
     assert result.stdout == snapshot
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_is_written_plainly(command: str) -> None:
+    """Arguments and option values by plain names (``LOG``, ``PATH...``, ``--jobs N``), never
+    Typer's notation of types and ranges (``{log}``, ``<list[str]>``, ``<int range>``,
+    ``[x>=1]``); every option that takes a value names it."""
+    result = run(*command.split(), "--help")
+    assert result.exit_code == 0
+    for notation in ("{", "<", "x>=", "[required]"):
+        assert notation not in result.stdout, (command, notation)
+    usage = result.stdout.splitlines()[0]
+    assert re.fullmatch(
+        r"Usage: spidercli[ a-z]* \[OPTIONS\]( [A-Z_|]+(\.\.\.)?)*( COMMAND \[ARGS\]\.\.\.)?", usage
+    ), usage
+    options = result.stdout.split("\nOptions:\n")[1]
+    for line in options.splitlines():
+        if line.startswith("  -") and "--" in line:
+            names = line.split("  ")[1]
+            assert names == names.strip() and "<" not in names, line
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["replay"], "Usage: spidercli replay [OPTIONS] LOG\n"),
+        (["replay"], "Error: Missing argument 'LOG'.\n"),
+        (["verify"], "Usage: spidercli verify [OPTIONS] PATH...\n"),
+        (["replay", "x.yaml", "--jsno"], "Error: No such option: --jsno (did you mean --json?)\n"),
+        (["verify", "x", "--quite"], "No such option: --quite (did you mean --quiet?)\n"),
+        (["replay", "x.yaml", "--zzz"], "Error: No such option: --zzz\n"),
+        (["replya"], "Error: No such command 'replya' (did you mean 'replay'?)\n"),
+        (["import", "kpatt"], "Error: No such command 'kpatt' (did you mean 'kpat'?)\n"),
+        (["frobnicate"], "Error: No such command 'frobnicate'.\n"),
+    ],
+)
+def test_usage_errors_say_did_you_mean_as_every_message(args: list[str], error: str) -> None:
+    """A typo in an option or a command is answered as a typo in a log is, ``(did you mean
+    ...?)``, in place of Typer's two forms (``(Possible options: --json, --show)``, ``. Did
+    you mean 'replay'?``); the usage line above it is the help's plain one."""
+    result = run(*args)
+    assert result.exit_code == 2
+    assert error in result.stderr
+    assert "Possible options" not in result.stderr and "Did you mean" not in result.stderr
 
 
 # --------------------------------------------------------------------- deal and replay
@@ -584,3 +657,61 @@ def test_user_docs_never_name_internal_sources() -> None:
 def test_help_never_names_internal_sources() -> None:
     for command in COMMANDS:
         assert not INTERNAL.search(run(*command.split(), "--help").stdout)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "fixtures/spider-2suit-open.yaml", "--json", "--describe"],
+        ["deal", "SD1-S1-AAAAABD", "--describe", "--json"],
+    ],
+)
+def test_describe_with_json_is_refused(args: list[str]) -> None:
+    """The JSON report's keys are the contract's: the paragraph has no place there, and the pair
+    is refused (exit 2, the JSON error on stdout) rather than the paragraph silently dropped."""
+    result = run(*args)
+    assert result.exit_code == 2
+    message = (
+        "--describe and --json: the JSON report has no place for the paragraph of words; "
+        "give one of them"
+    )
+    assert json.loads(result.stdout) == {"error": {"message": message, "line": None}}
+    assert result.stderr == f"spidercli: error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    "args", [["deal", "SD1-S1-AAAAABD"], ["replay", "fixtures/spider-2suit-open.yaml"]]
+)
+def test_unicode_falls_back_to_ascii_where_stdout_cannot_write_it(args: list[str]) -> None:
+    """--unicode on a latin-1 stdout: the ASCII cards (never escapes such as \\u2591) and one
+    note on stderr; on UTF-8 the symbols."""
+
+    def spidercli(encoding: str) -> subprocess.CompletedProcess[bytes]:
+        env = {**os.environ, "PYTHONIOENCODING": encoding, "NO_COLOR": "1", "COLUMNS": "100"}
+        return subprocess.run(
+            [sys.executable, "-m", "spidercli", *args, "--unicode"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+        )
+
+    latin = spidercli("latin-1")
+    assert latin.returncode == 0
+    out = latin.stdout.decode("latin-1")
+    assert "\\u" not in out and "##" in out and "S" in out
+    assert latin.stdout == _spidercli_ascii(args)
+    note = latin.stderr.decode()
+    assert note.startswith("spidercli: note: --unicode: standard output's encoding (")
+    assert note.endswith("cannot write the suit symbols; the cards are drawn in ASCII\n")
+    assert note.count("\n") == 1
+    utf8 = spidercli("utf-8")
+    assert "░░" in utf8.stdout.decode() and "♠" in utf8.stdout.decode()
+    assert utf8.stderr == b""
+
+
+def _spidercli_ascii(args: list[str]) -> bytes:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    done = subprocess.run(
+        [sys.executable, "-m", "spidercli", *args], cwd=ROOT, env=env, capture_output=True
+    )
+    return done.stdout

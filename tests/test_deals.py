@@ -77,12 +77,13 @@ _EN_RANKS = {"Ace": "A", "Jack": "J", "Queen": "Q", "King": "K", "10": "T"}
 
 def _english(text: str) -> Facts:
     """Read our own description back into facts."""
-    m = re.match(r"Stock: (\d+) cards?, (\d+) deals? left; (no runs|\d+ runs?)", text)
+    m = re.match(r"Stock: (\d+) cards?, (\d+) deals? left; (no runs|\d+ of \d+ runs)", text)
     assert m is not None, text
     runs = 0 if m.group(3) == "no runs" else int(m.group(3).split()[0])
     cols = []
-    for hidden, rank, suit in re.findall(r"(\d+) face-down, then the (\w+) of (\w)", text):
-        cols.append((int(hidden), parse_card(_EN_RANKS.get(rank, rank) + suit.upper())))
+    pattern = r"[Cc]olumn \d+: (?:(\d+) face-down, then )?the (\w+) of (\w)"  # no count: none
+    for hidden, rank, suit in re.findall(pattern, text):
+        cols.append((int(hidden or 0), parse_card(_EN_RANKS.get(rank, rank) + suit.upper())))
     return int(m.group(1)), int(m.group(2)), runs, cols
 
 
@@ -106,9 +107,20 @@ def test_describe_after_play_counts_runs_and_empty_columns() -> None:
     log = load_log(FIXTURES / "spiderette-1suit-win.yaml")
     game = replay(log).game
     text = describe(game)
-    assert text.startswith("Stock: 0 cards, 0 deals left; 4 runs of 4 removed (spades, ")
+    assert text.startswith("Stock: 0 cards, 0 deals left; 4 of 4 runs removed (spades, ")
     assert "Column 1: empty; column 2: empty;" in text
     assert text.endswith("Moves: 118; score: 782.")
+
+
+def test_describe_says_only_what_is_there() -> None:
+    """A column with no face-down card is its face-up cards alone (no "0 face-down"), and the
+    runs removed are counted out of the game's runs ("1 of 8 runs", not "a run of 8")."""
+    game = Game.from_setup(load_log(FIXTURES / "seed000-spiderette-board.yaml").deal, CLASSIC)
+    text = describe(game)
+    assert "Column 1: the 4 of clubs; column 2: 1 face-down, then the Ace of clubs;" in text
+    assert "0 face-down" not in text
+    game.removed = [0]
+    assert "; 1 of 4 runs removed (spades). Column 1:" in describe(game)
 
 
 def test_deal_describe_and_replay_describe(snapshot: SnapshotAssertion) -> None:

@@ -78,7 +78,8 @@ COMMANDS = [
     ["replay", EXAMPLE, "--show", "every"],  # fails while replaying: the buffer fills
     ["replay", "fixtures/illegal/group-mixed-suits.yaml"],  # exit status 1 otherwise
     ["deal", "SP2-S1C-AAAAABD"],
-    ["deal", "SD1-S1-AAAABIW", "--json", "--describe"],
+    ["deal", "SD1-S1-AAAABIW", "--json"],
+    ["deal", "SD1-S1-AAAABIW", "--describe"],
     ["duel", "fixtures/duel-1suit-win.yaml", "fixtures/duel-finish.yaml"],
     ["duel", "fixtures/duel-1suit-win.yaml", "fixtures/duel-finish.yaml", "--json"],
     ["solve", "SP1-S1C-AAAAAAD", "--max-states", "20000"],

@@ -79,3 +79,21 @@ def test_the_pre_commit_hook_is_quiet_and_runs_once() -> None:
     assert not any(line.lstrip().startswith("valid") for line in lines), lines
     listed = [log for log in logs if any(log in line for line in lines)]
     assert listed == [log for log in logs if "valid" not in Path(log).name.split("-", 1)[1]]
+
+
+def test_the_changelog_lists_every_version_down_from_this_one() -> None:
+    """CHANGELOG.md, which the sdist carries, has a section for the version the package reports
+    (the newest first), each with its changes to the contract; the README's and the hook's `rev:`
+    example names this version's tag."""
+    from spidercli import __version__
+
+    assert "CHANGELOG.md" in (ROOT / "MANIFEST.in").read_text().split()
+    text = (ROOT / "CHANGELOG.md").read_text()
+    sections = text.split("\n## ")[1:]
+    versions = [section.split()[0] for section in sections]
+    assert versions[0] == __version__
+    numbers = [tuple(map(int, v.split("."))) for v in versions]
+    assert numbers == sorted(numbers, reverse=True) and numbers[-1] == (0, 1, 0)
+    assert all("\n### The contract\n" in section for section in sections)
+    for name in ("README.md", ".pre-commit-hooks.yaml"):
+        assert f"v{__version__}" in (ROOT / name).read_text(), name

@@ -37,6 +37,9 @@ INFOS: list[tuple[Any, OptionInfo | ArgumentInfo]] = [
     (int, OptionInfo(min=1)),
     (int, OptionInfo(min=-3, max=40)),
     (int, OptionInfo(min=0, max=9, clamp=True)),
+    (float, OptionInfo()),
+    (float, OptionInfo(min=0.01)),
+    (float, OptionInfo(min=-1.5, max=2)),
     (Colour, OptionInfo()),
     (Colour, OptionInfo(case_sensitive=False)),
     (Plain, OptionInfo()),
@@ -56,6 +59,16 @@ values = st.one_of(
             "1_000",
             "+3",
             "1e3",
+            "0.01",
+            "0.009",
+            "60",
+            "60.0",
+            "-1.5",
+            "2.0000000000000001",
+            ".5",
+            "5.",
+            "nan",
+            "inf",
             "99999999999999999999",
             "red",
             "RED",
@@ -70,6 +83,7 @@ values = st.one_of(
         ]
     ),
     st.integers(),
+    st.floats(),
     st.booleans(),
     st.none(),
     st.sampled_from(list(Colour) + list(Plain)),
@@ -119,11 +133,14 @@ def test_the_quick_path_takes_the_common_values() -> None:
     for odd in [(int, "007"), (int, "0x10"), (str, "\udcff"), (Colour, "blue"), (bool, "yes")]:
         assert quick_value(odd[0], OptionInfo(), odd[1], None) is _NOT_QUICK
     assert quick_value(int, OptionInfo(min=1), "0", None) is _NOT_QUICK
-    assert quick_annotation(float, OptionInfo()) is False
+    assert quick_value(float, OptionInfo(min=0.01), "0.5", None) == 0.5
+    assert quick_value(float, OptionInfo(min=0.01), 60.0, None) == 60.0
+    assert quick_value(float, OptionInfo(min=0.01), "0", None) is _NOT_QUICK
+    assert quick_annotation(complex, OptionInfo()) is False
     assert quick_annotation(str, OptionInfo(parser=str)) is False
 
 
-def test_replay_imports_no_pydantic_and_bad_values_keep_typers_message() -> None:
+def test_replay_imports_no_pydantic_and_bad_values_are_refused_plainly() -> None:
     program = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
@@ -139,8 +156,8 @@ def test_replay_imports_no_pydantic_and_bad_values_keep_typers_message() -> None
         [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.splitlines()
     assert out[0] == "0 False"
-    assert out[1] == "2 True"  # a refused value: Typer's own path and message
-    assert "--max-log-bytes': Input should be greater than or equal to 1" in "\n".join(out[2:])
+    assert out[1] == "2 True"  # a refused value: Typer's own path, our sentence
+    assert "--max-log-bytes': '0' is not a whole number of 1 or more\n" in "\n".join(out[2:])
 
 
 def test_verify_imports_no_pydantic() -> None:
@@ -157,3 +174,32 @@ def test_verify_imports_no_pydantic() -> None:
         [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.splitlines()
     assert out == ["0 False"]
+
+
+@pytest.mark.parametrize(
+    ("args", "sentence"),
+    [
+        (
+            ["verify", "x", "-j", "0"],
+            "Invalid value for '--jobs' / '-j': '0' is not a whole number of 1 or more",
+        ),
+        (["verify", "x", "-j", "two"], "'two' is not a whole number of 1 or more"),
+        (
+            ["verify", "x", "-f", "jsno"],
+            "Invalid value for '--format' / '-f': 'jsno' is not one of table, json, jsonl, csv, "
+            "junit, github, concise (did you mean 'json'?)",
+        ),
+        (["replay", "x", "--on-illegal", "maybe"], "'maybe' is not one of stop, skip"),
+        (["solve", "SP1-S1C-AAAAAAA", "--timeout", "0"], "'0' is not a number of 0.01 or more"),
+        (["tournament", "x", "-f", "xml"], "'xml' is not one of table, json, csv"),
+    ],
+)
+def test_a_refused_value_is_said_plainly(args: list[str], sentence: str) -> None:
+    """No validation library's words (``Input should be``, ``Value error,``): a plain sentence
+    naming the value and what is expected, with the closest choice when one is close."""
+    from tests.helpers import run
+
+    result = run(*args)
+    assert result.exit_code == 2
+    assert sentence in result.stderr
+    assert "Input should" not in result.stderr and "Value error" not in result.stderr

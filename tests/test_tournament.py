@@ -98,3 +98,62 @@ def test_tournament_rules_and_deal_ids(submissions: Path) -> None:
     )
     assert out["standings"] == []
     assert any("the tournament plays pavouk" in r["reason"] for r in out["rejected"])
+
+
+# ------------------------------------------------------------ text that fits, said once
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "fi"])
+def test_without_a_manifest_the_report_says_how_it_counted(
+    lang: str, snapshot: SnapshotAssertion
+) -> None:
+    """Run without a manifest, the text report says in one line (wrapped to the width) how
+    standings were built, so the organiser learns that a manifest exists; the JSON and CSV say
+    nothing of it, and a manifest's report has no such line."""
+    text = run("tournament", "fixtures/batch", "--lang", lang)
+    assert text.exit_code == 0
+    first = text.stdout.split("\n\n")[0]
+    assert "--manifest" in first and first.count("\n") <= 1
+    assert text.stdout == snapshot
+    for fmt in ("json", "csv"):
+        assert "manifest" not in run("tournament", "fixtures/batch", "-f", fmt).stdout
+
+
+def test_a_manifest_report_has_no_such_line(submissions: Path) -> None:
+    result = run("tournament", str(submissions), "-m", str(submissions / "manifest.yml"))
+    assert result.exit_code == 0
+    assert "--manifest" not in result.stdout
+
+
+@pytest.mark.parametrize("columns", ["100", "80", ""])
+def test_not_counted_lines_fit_the_width(columns: str, tmp_path: Path) -> None:
+    """Long reasons and long paths wrap to COLUMNS (80 when it is not set), under a hanging
+    indent; a path longer than a line stays whole."""
+    from typer.testing import CliRunner
+
+    from spidercli.cli import app
+
+    deep = tmp_path / ("a-rather-long-folder-name-" * 3) / "submissions"
+    deep.mkdir(parents=True)
+    for name in ("b-illegal.yaml", "c-expect-failed.yaml", "d-unusable.yaml"):
+        shutil.copyfile(FIXTURES / "batch" / name, deep / name)
+    env = {"COLUMNS": columns or None, "NO_COLOR": "1"}
+    result = CliRunner(env=env).invoke(app, ["tournament", str(deep)])
+    assert result.exit_code == 0
+    width = int(columns or 80)
+    rejected = result.stdout.split("\n\n")[-1].splitlines()[1:]
+    assert len(rejected) > 3  # wrapped
+    for line in rejected:
+        assert len(line) <= width or str(deep) in line, line
+        assert line.startswith(("  " + str(deep), "    ")), line
+
+
+def test_an_unusable_log_is_named_once() -> None:
+    result = run("tournament", "fixtures/batch/d-unusable.yaml")
+    assert result.exit_code == 0
+    line = result.stdout.split("Not counted\n")[1]
+    assert line.count("d-unusable.yaml") == 1
+    assert line.startswith("  fixtures/batch/d-unusable.yaml: unusable (line 3): not valid YAML")
+    data = json.loads(run("tournament", "fixtures/batch/d-unusable.yaml", "-f", "json").stdout)
+    (rejected,) = data["rejected"]  # the JSON keeps its reason as it was
+    assert rejected["reason"].startswith("unusable: fixtures/batch/d-unusable.yaml:3: ")

@@ -15,7 +15,9 @@ from spidercli.cli import (
     SvgOption,
     UnicodeOption,
     dump,
+    no_words_in_json,
     stdout_color,
+    stdout_unicode,
     unusable,
     write_output,
 )
@@ -25,7 +27,7 @@ from spidercli.messages import said
 
 
 def deal(
-    code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.")],
+    code: Annotated[str, typer.Argument(help="A game code, e.g. SP2-S1C-AAAAABD.", metavar="CODE")],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the starting position as JSON.")
     ] = False,
@@ -43,8 +45,9 @@ def deal(
       spidercli deal SD1-S1-AAAAABD --json
 
     \b
-    Exit status: 0 shown; 2 not a game code.
+    Exit status: 0 shown; 2 not a game code, or --describe with --json.
     """
+    no_words_in_json(as_json, describe)
     try:
         board = api.deal(code)
     except InputError as err:
@@ -62,5 +65,5 @@ def deal(
     if as_json:
         dump(board.to_json())  # the contract's state object, the code and deal_id in front
         return
-    style = render.Style(unicode=unicode, color=stdout_color(color))
+    style = render.Style(unicode=stdout_unicode(unicode), color=stdout_color(color))
     sys.stdout.write(render.deal_text(parsed, game, style, words=describe))

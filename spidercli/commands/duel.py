@@ -15,8 +15,12 @@ from spidercli.judge import duel_text
 
 
 def duel(
-    log_a: Annotated[str, typer.Argument(help="Player A's YAML move log.", show_default=False)],
-    log_b: Annotated[str, typer.Argument(help="Player B's YAML move log.", show_default=False)],
+    log_a: Annotated[
+        str, typer.Argument(help="Player A's YAML move log.", show_default=False, metavar="LOG_A")
+    ],
+    log_b: Annotated[
+        str, typer.Argument(help="Player B's YAML move log.", show_default=False, metavar="LOG_B")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON verdict.")] = False,
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
     lang: LangOption = None,

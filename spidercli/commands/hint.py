@@ -19,7 +19,8 @@ def hint(
     log: LogArgument,
     rules: RulesOverride = None,
     timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds to search for a win.", min=0.01)
+        float,
+        typer.Option("--timeout", help="Seconds to search for a win.", min=0.01, metavar="SECONDS"),
     ] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,

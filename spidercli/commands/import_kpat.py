@@ -13,6 +13,7 @@ from spidercli.cli import LangOption, unusable, write_output
 from spidercli.errors import InputError
 from spidercli.i18n import ngettext
 from spidercli.messages import said, shown_path
+from spidercli.plainhelp import PlainCommand
 
 import_app = typer.Typer(
     help="Turn another program's saved game into a move log.\n\n\b\nExample:\n"
@@ -23,13 +24,17 @@ import_app = typer.Typer(
 )
 
 
-@import_app.command("kpat")
+@import_app.command("kpat", cls=PlainCommand)
 def import_kpat(
     save: Annotated[
-        str, typer.Argument(help="KPat's saved Spider game (XML).", show_default=False)
+        str,
+        typer.Argument(help="KPat's saved Spider game (XML).", show_default=False, metavar="SAVE"),
     ],
     output: Annotated[
-        str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
+        str | None,
+        typer.Option(
+            "-o", "--output", help="Write the log here instead of stdout.", metavar="FILE"
+        ),
     ] = None,
     lang: LangOption = None,
 ) -> None:

@@ -22,7 +22,9 @@ from spidercli.cli import (
     dump,
     fail,
     load,
+    no_words_in_json,
     stdout_color,
+    stdout_unicode,
     write_output,
 )
 from spidercli.files import MAX_LOG_BYTES
@@ -45,7 +47,11 @@ def replay(
     rules: RulesOverride = None,
     on_illegal: Annotated[
         OnIllegal,
-        typer.Option("--on-illegal", help="stop at the first refused action, or skip it."),
+        typer.Option(
+            "--on-illegal",
+            help="stop at the first refused action, or skip it.",
+            metavar="stop|skip",
+        ),
     ] = OnIllegal.stop,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report only.")] = False,
     show: Annotated[
@@ -54,6 +60,7 @@ def replay(
             "--show",
             help="Boards to print: final, every, none, or entry numbers (0 = start), "
             "e.g. 0,40,final.",
+            metavar="WHICH",
         ),
     ] = "final",
     describe: DescribeOption = False,
@@ -84,6 +91,7 @@ def replay(
     Exit status: 0 valid; 1 a refused action or an unmet expect;
     2 unusable input (file, YAML, game code, action, option).
     """
+    no_words_in_json(as_json, describe)
     try:
         which = parse_show(show)
     except ValueError as err:
@@ -111,7 +119,7 @@ def replay(
         dump(report.to_json())
         raise typer.Exit(report.exit_code)
 
-    style = Style(unicode=unicode, color=stdout_color(color))
+    style = Style(unicode=stdout_unicode(unicode), color=stdout_color(color))
     sys.stdout.write(report_head(parsed, ruleset))  # the boards follow as they come
     snaps = Snapshots(which, style, words=describe, write=sys.stdout.write)
     recorder = _recorder(snaps) if pictures else None

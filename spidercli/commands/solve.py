@@ -31,19 +31,29 @@ def solve(
             "--rules",
             help=f"Ruleset the log is written for ({', '.join(RULESETS)}; default: the log's, "
             "else classic).",
+            metavar="NAME",
         ),
     ] = None,
     timeout: Annotated[
-        float, typer.Option("--timeout", help="Give up after this many seconds.", min=0.01)
+        float,
+        typer.Option(
+            "--timeout", help="Give up after this many seconds.", min=0.01, metavar="SECONDS"
+        ),
     ] = 60.0,
     max_states: Annotated[
         int | None,
         typer.Option(
-            "--max-states", help="Give up after this many positions (a fixed budget).", min=1
+            "--max-states",
+            help="Give up after this many positions (a fixed budget).",
+            min=1,
+            metavar="N",
         ),
     ] = None,
     output: Annotated[
-        str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
+        str | None,
+        typer.Option(
+            "-o", "--output", help="Write the log here instead of stdout.", metavar="FILE"
+        ),
     ] = None,
     lang: LangOption = None,
 ) -> None:

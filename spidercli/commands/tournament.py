@@ -26,11 +26,15 @@ def tournament(
     manifest: Annotated[
         str | None,
         typer.Option(
-            "--manifest", "-m", help="YAML naming the deals (codes or deal IDs) and rules."
+            "--manifest",
+            "-m",
+            help="YAML naming the deals (codes or deal IDs) and rules.",
+            metavar="FILE",
         ),
     ] = None,
     fmt: Annotated[
-        StandingsFormat, typer.Option("--format", "-f", help="table, json or csv (standings).")
+        StandingsFormat,
+        typer.Option("--format", "-f", help="table, json or csv (standings).", metavar="FORMAT"),
     ] = StandingsFormat.table,
     jobs: JobsOption = None,
     lang: LangOption = None,

@@ -34,11 +34,15 @@ DEFAULT = FormatName(DEFAULT_FORMAT)
 
 def verify(
     paths: PathsArgument,
-    fmt: Annotated[FormatName, typer.Option("--format", "-f", help=formats_help())] = DEFAULT,
+    fmt: Annotated[
+        FormatName, typer.Option("--format", "-f", help=formats_help(), metavar="FORMAT")
+    ] = DEFAULT,
     jobs: JobsOption = None,
     rules: Annotated[
         str | None,
-        typer.Option("--rules", help=f"Ruleset for every log ({', '.join(RULESETS)})."),
+        typer.Option(
+            "--rules", help=f"Ruleset for every log ({', '.join(RULESETS)}).", metavar="NAME"
+        ),
     ] = None,
     html_dir: Annotated[
         str | None,
