@@ -25,7 +25,7 @@ import string
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 from spidercli.cards import SUITS, card_str, cards_str, make_card
 from spidercli.engine import Game, Refusal
@@ -44,7 +44,7 @@ from spidercli.render import (
     stock_words,
     verdict,
 )
-from spidercli.replay import ReplayVisitor, Report
+from spidercli.replay import ILLEGAL, ReplayVisitor, Report
 from spidercli.rules import GameKind
 from spidercli.svg import (
     GEOMETRY,
@@ -55,8 +55,31 @@ from spidercli.svg import (
     board_svg,
     board_width,
     column_extent,
+    squeezed_extent,
 )
 from spidercli.words import card_name, run_words, suit_word
+
+
+class _Replayed(Protocol):
+    @property
+    def actions(self) -> int:
+        """The entries applied."""
+
+
+class Verdict(Protocol):
+    """What the index needs of ``batch.Verdict`` (which imports this module)."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def replayed(self) -> _Replayed | None: ...
+    @property
+    def message(self) -> str | None: ...
+    @property
+    def page(self) -> str | None: ...
+
 
 # Each card as one letter in the page's data: A-M spades (Ace to King), N-Z hearts, a-m
 # diamonds, n-z clubs; the page's script reads them the same way.
@@ -178,6 +201,7 @@ class Recording:
         self.cards: list[int] = []  # every card of the deal
         self.start: _State
         self.extent = 0  # the tallest column's drawing, over every position
+        self.squeezed = 0  # the tallest column's drawing squeezed (svg.squeezed_extent)
         self.max_down = 0  # the most face-down cards in one column, over every position
         self._cols: list[list[int]] = []
         self._down: list[int] = []
@@ -205,6 +229,10 @@ class Recording:
         self._now = _State([], game.deals_left, self.start.removed, self.start.over)
         self._now.moves, self._now.score = game.moves, game.score
         self.extent = BoardView.of(game).extent
+        self.squeezed = max(
+            squeezed_extent(game.down[c], len(game.cols[c]) - game.down[c])
+            for c in range(game.kind.columns)
+        )
         self.max_down = max(game.down, default=0)
         self.cards = sorted({x for column in game.cols for x in column} | set(game.stock))
         self.first = _frame(game, None, None)
@@ -260,6 +288,7 @@ class Recording:
             self._cols[c] = new[:]
             self._down[c] = down
             self.extent = max(self.extent, column_extent(down, len(new) - down))
+            self.squeezed = max(self.squeezed, squeezed_extent(down, len(new) - down))
             self.max_down = max(self.max_down, down)
         tokens = []
         shapes = {(cut, hidden, len(letters)) for _, cut, hidden, letters in columns}
@@ -484,6 +513,8 @@ def replay_page(report: Report, frames: Recording) -> str:
         "geometry": GEOMETRY,
         "width": width,
         "height": height,
+        "extent": frames.extent,
+        "squeezed": frames.squeezed,
         "runsToWin": g.kind.runs_to_win,
         "start": _start_json(frames.start),
         "refusals": frames.refusals,
@@ -507,7 +538,8 @@ def replay_page(report: Report, frames: Recording) -> str:
     script = _template("replay.js")
     board = (
         f'<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" aria-hidden="true" focusable="false">'
+        f'width="{width}" height="{height}" preserveAspectRatio="xMidYMin meet" '
+        'aria-hidden="true" focusable="false">'
         f"{board_body(first.view)}</svg>"
     )
     # The steps are JSON already (made safe for <script> as they were recorded): joined once
@@ -598,6 +630,9 @@ def _labels() -> dict[str, str]:
         "t_next_key": _("Next entry (Right arrow)"),
         "t_last": _("Last position"),
         "t_last_key": _("Last position (End)"),
+        "t_play": _("Play"),
+        "t_pause": _("Pause"),
+        "t_play_key": _("Play the game, an entry a second (Space)"),
         "t_entry": _("Entry"),
         "t_moves": _("Moves"),
         "t_score": _("Score"),
@@ -678,36 +713,52 @@ def pick_frame(frames: Recording, which: object, halted: bool) -> Frame:
 
 class PageIndex:
     """``index.html`` of a folder of pages (``verify --html-dir``): a row per non-valid log, in
-    the order the verdicts come; ``close`` writes the page atomically."""
+    the order the verdicts come, in the language in use; ``close`` writes the page atomically.
+    Each row links to the log's page at the position that matters: the refused entry, or the
+    end of the game whose figures missed the expectation."""
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
         self.rows: list[str] = []
 
-    def add(self, path: str, status: str, message: str, page: str | None) -> None:
-        name = html.escape(shown_path(path))
+    def add(self, verdict: Verdict) -> None:
+        # A line may break after a slash, never inside a name.
+        name = "/<wbr>".join(
+            f"<span>{html.escape(part)}</span>" for part in shown_path(verdict.file).split("/")
+        )
+        page = verdict.page
+        if page is not None and verdict.replayed is not None:
+            # verify stops at the first refused entry: it follows the entries applied.
+            entry = verdict.replayed.actions + (verdict.status == ILLEGAL)
+            page = f"{page}#{entry}"
         link = f'<a href="{html.escape(page)}">{name}</a>' if page else name
+        why = plain(said(verdict.message or ""))
         self.rows.append(
-            f'<tr><td class="mono">{link}</td><td class="status">{html.escape(status)}</td>'
-            f"<td>{html.escape(plain(message))}</td></tr>\n"
+            f'<tr><td class="log">{link}</td><td class="status">{html.escape(verdict.status)}'
+            f"</td><td>{html.escape(why)}</td></tr>\n"
         )
 
     def close(self, summary: str) -> None:
         style = _template("replay.css")
+        heads = (_("Log"), _("Status"), _("Why"))
         body = (
-            "<table><thead><tr><th>Log</th><th>Status</th><th>Why</th></tr></thead>"
-            f"<tbody>\n{''.join(self.rows)}</tbody></table>"
+            "<table><thead><tr>"
+            + "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+            + f"</tr></thead><tbody>\n{''.join(self.rows)}</tbody></table>"
             if self.rows
-            else "<p>Every log is valid: no page to show.</p>"
+            else "<p>" + html.escape(_("Every log is valid: no page to show.")) + "</p>"
         )
         write_atomic(
             os.path.join(self.directory, "index.html"),
             fill(
                 _template("index.html"),
                 {
+                    "lang": language(),
+                    "title": html.escape(_("spidercli verify: logs that are not valid")),
+                    "heading": html.escape(_("Logs that are not valid")),
                     "csp": csp(style, None),
                     "style": style,
-                    "summary": html.escape(plain(summary)),
+                    "summary": html.escape(plain(said(summary))),
                     "body": body,
                 },
             ),

@@ -179,22 +179,22 @@ def describe_position(
     return " ".join(parts)
 
 
+def runs_words(n: int, total: int, kinds: str) -> str:
+    """The runs removed: ``n`` of ``total`` with their ``kinds``, or ``no runs removed``."""
+    if n:
+        return ngettext(
+            "{n} run of {total} removed ({kinds})",
+            "{n} runs of {total} removed ({kinds})",
+            n,
+        ).format(n=n, total=total, kinds=kinds)
+    return _("no runs removed")
+
+
 def stock_words(stock: int, deals_left: int, runs: str) -> str:
     """The paragraph's first sentence: the stock and ``runs`` (``runs_words``)."""
     cards = ngettext("{n} card", "{n} cards", stock).format(n=stock)
     deals = ngettext("{n} deal left", "{n} deals left", deals_left).format(n=deals_left)
     return _("Stock: {cards}, {deals}; {runs}.").format(cards=cards, deals=deals, runs=runs)
-
-
-def runs_words(n: int, total: int, kinds: str) -> str:
-    """The runs removed: ``no runs removed``, or ``n`` of ``total`` with their ``kinds``."""
-    if not n:
-        return _("no runs removed")
-    return ngettext(
-        "{n} run of {total} removed ({kinds})",
-        "{n} runs of {total} removed ({kinds})",
-        n,
-    ).format(n=n, total=total, kinds=kinds)
 
 
 def column_words(column: int | str, down: int, cards: str | None) -> str:

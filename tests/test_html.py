@@ -8,6 +8,7 @@ where a missing browser fails them.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -647,7 +648,7 @@ def test_verify_html_dir_writes_a_page_per_non_valid_log(tmp_path: Path) -> None
     )
     index = (out / "index.html").read_text()
     for name in pages[:-1]:
-        assert f'href="{name}"' in index
+        assert f'href="{name}' in index
     assert "a-valid" not in index
     illegal = (out / page_name("fixtures/batch/b-illegal.yaml")).read_text()
     assert "same-column" in illegal
@@ -703,3 +704,199 @@ def test_a_new_page_is_readable_by_others(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert page.stat().st_mode & 0o777 == 0o644
+
+
+# ------------------------------------------------------------------- the page on a screen
+
+
+def tall_game(tmp: Path) -> Path:
+    """A 2-suit permissive game of random moves whose tallest column (30 cards) is taller
+    than a 1280x900 window shows unsqueezed."""
+    code = "SP2-S1P-AAAAABD"
+    setup = Setup.from_code(parse_code(code))
+    rng = random.Random(8)
+    game = Game.from_setup(setup, choose_rules(parse_log(f"game: {code}\nmoves: []\n")))
+    played: list[str] = []
+    while len(played) < 400:
+        action = rng.choice([a for a in game.legal_actions() if str(a) != "undo"])
+        game.apply(action)
+        played.append(str(action))
+    path = tmp / "tall.yaml"
+    path.write_text(format_log(setup, played))
+    return path
+
+
+LAYOUT = """JSON.stringify((() => {
+  const board = document.getElementById('board');
+  const box = board.getBoundingClientRect();
+  const cards = [...document.querySelectorAll('[data-col] [data-card]')];
+  const rect = e => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  const ranks = [...document.querySelectorAll('[data-col] [data-card] .rank')];
+  const scale = board.getScreenCTM().a;
+  return {
+    window: [innerWidth, innerHeight],
+    scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+    board: rect(board),
+    cap: board.getAttribute('data-cap'),
+    cards: cards.map(rect),
+    columns: [...document.querySelectorAll('[data-col]')].map(col =>
+      [...col.children].map(card => [card.dataset.card, rect(card),
+        card.querySelector('.rank') ? rect(card.querySelector('.rank')) : null])),
+    rankFont: Math.min(...ranks.map(r => parseFloat(getComputedStyle(r).fontSize) * scale)),
+    rankHeight: Math.min(...ranks.map(r => r.getBoundingClientRect().height)),
+  };
+})())"""
+
+
+def tallest_entry(path: Path) -> int:
+    recorder = Recorder()
+    replay(load_log(path), visitor=recorder)
+    frames = list(recorder.frames.frames())
+    return max(frames, key=lambda f: f.view.extent).index
+
+
+def test_a_wide_window_shows_the_whole_tableau_of_a_long_game(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """At 1280x900 the board takes the window's height beside the rest: every card of the
+    tallest position in the game is in the window, without scrolling, each face-up card's
+    rank showing (the columns squeezed, not the cards made smaller), and the drawing is the
+    one the SVG writer makes squeezed as much."""
+    log = tall_game(tmp_path)
+    page = make_page(log, tmp_path / "tall.html")
+    n = tallest_entry(log)
+    browser.viewport(1280, 900)
+    try:
+        browser.open(f"{page.as_uri()}#{n}")
+        seen = json.loads(browser.evaluate(LAYOUT))
+        drawn = browser.evaluate("document.getElementById('board').innerHTML")
+    finally:
+        browser.viewport(900, 1000)
+    assert browser.problems() == []
+    assert seen["scroll"] == [1280, 900]  # nothing to scroll to
+    left, top, right, bottom = seen["board"]
+    assert right - left > 800 and bottom - top > 850  # the board uses the window
+    assert seen["cap"] is not None  # squeezed: this game's tallest column does not fit as is
+    for x0, y0, x1, y1 in seen["cards"]:
+        assert x0 >= 0 and x1 <= 1280 and y0 >= 0 and y1 <= 900
+    tallest = max(seen["columns"], key=len)
+    assert len(tallest) >= 25
+    for below, above in itertools.pairwise(tallest):
+        if below[2] is not None:  # a face-up card: its rank stands above the next card's edge
+            scale = (below[1][3] - below[1][1]) / 88  # a card is 88 units high
+            baseline = below[1][1] + 18 * scale  # the rank's text stands on y=18 in the card
+            assert baseline + 1 <= above[1][1], (below, above)
+    assert seen["rankFont"] >= 14
+    recorder = Recorder()
+    replay(load_log(log), visitor=recorder)
+    frame = list(recorder.frames.frames())[n]
+    assert canonical(drawn) == canonical(board_body(frame.view, cap=int(seen["cap"])))
+
+
+@pytest.mark.parametrize("log", [EXAMPLE, ROOT / "fixtures" / "example-spiderette-53.yaml"])
+def test_a_phone_shows_the_board_near_the_top_with_readable_ranks(
+    browser: Browser, tmp_path: Path, log: Path
+) -> None:
+    """At 390x844 (a phone, its own viewport rules) the board comes after the title and the
+    buttons, as wide as the screen, its ranks at least 12 px high."""
+    page = make_page(log, tmp_path / "phone.html")
+    browser.viewport(390, 844, mobile=True)
+    try:
+        browser.open(f"{page.as_uri()}#12")
+        seen = json.loads(browser.evaluate(LAYOUT))
+    finally:
+        browser.viewport(900, 1000)
+    assert browser.problems() == []
+    left, top, right, bottom = seen["board"]
+    assert top < 160 and bottom < 844  # the whole board on the first screen
+    assert left >= 0 and right <= 390 and right - left > 370
+    assert seen["scroll"][0] == 390  # nothing runs off to the side
+    assert seen["rankFont"] >= 12 and seen["rankHeight"] >= 12, seen
+
+
+def test_play_steps_through_the_game_and_pause_stops(browser: Browser, example_page: Path) -> None:
+    browser.open(f"{example_page.as_uri()}#40")
+    play = "document.getElementById('play')"
+    assert browser.evaluate(f"{play}.textContent") == "Play"
+    browser.click("#play")
+    assert browser.evaluate(f"{play}.textContent") == "Pause"
+    browser.evaluate("new Promise(r => setTimeout(r, 2300))")
+    browser.click("#play")
+    entry = int(dom(browser)["counters"][0][0])
+    assert entry == 42
+    assert browser.evaluate(f"{play}.textContent") == "Play"
+    browser.evaluate("new Promise(r => setTimeout(r, 1200))")
+    assert int(dom(browser)["counters"][0][0]) == entry  # paused
+    browser.click("#play")
+    browser.press("ArrowLeft")  # a step of one's own stops the play
+    browser.evaluate("new Promise(r => setTimeout(r, 1200))")
+    assert int(dom(browser)["counters"][0][0]) == entry - 1
+    browser.open(f"{example_page.as_uri()}#117")
+    browser.click("#play")  # at the end, play starts again from the start
+    assert dom(browser)["counters"][0][0] == "0"
+    browser.click("#play")
+
+
+# ---------------------------------------------------------------- the index of verify's pages
+
+
+def test_the_index_links_each_page_at_its_refusal_in_the_chosen_language(tmp_path: Path) -> None:
+    out = tmp_path / "pages"
+    result = run("verify", "fixtures/batch", "--html-dir", str(out), "--lang", "cs")
+    assert result.exit_code == 2
+    index = (out / "index.html").read_text()
+    assert '<html lang="cs">' in index
+    for czech in (
+        "<h1>Neplatné záznamy</h1>",
+        "<th>Záznam</th>",
+        "<th>Stav</th>",
+        "<th>Důvod</th>",
+    ):
+        assert czech in index
+    for english in ("Logs that are not valid", "<th>Why</th>", "<th>Status</th>"):
+        assert english not in index
+    assert "sloupec 3 je zdrojem i cílem zároveň" in index  # the reason, said in Czech
+    expect = load_log(ROOT / "fixtures" / "batch" / "c-expect-failed.yaml")
+    links = dict(re.findall(r'href="([^"#]+)(#\d+)?"', index))
+    assert links[page_name("fixtures/batch/b-illegal.yaml")] == "#2"  # the refused entry
+    assert links[page_name("fixtures/batch/c-expect-failed.yaml")] == f"#{len(expect.entries)}"
+    assert links[page_name("fixtures/batch/d-unusable.yaml")] == ""  # no positions to show
+
+
+def test_the_index_keeps_file_names_whole(browser: Browser, tmp_path: Path) -> None:
+    """At 1280x900 each file name in the index is on one line (a long path may break after
+    a slash, never inside a name), and the names' column is wider than its longest name."""
+    out = tmp_path / "pages"
+    run("verify", "fixtures/illegal", "fixtures/batch", "--html-dir", str(out))
+    browser.viewport(1280, 900)
+    try:
+        browser.open((out / "index.html").as_uri())
+        names = json.loads(
+            browser.evaluate(
+                "JSON.stringify([...document.querySelectorAll('td.log span')].map(s =>"
+                " [s.textContent, s.getClientRects().length, s.getBoundingClientRect().width]))"
+            )
+        )
+    finally:
+        browser.viewport(900, 1000)
+    assert len(names) > 30
+    for text, lines, width in names:
+        assert lines == 1, text
+        assert width >= 6 * len(text), (text, width)  # not squeezed
+
+
+@pytest.mark.parametrize(
+    ("lang", "label", "rules"),
+    [
+        ("cs", "Pravidla", "classic (pravidla aplikací Spider a Spiderette)"),
+        ("fi", "Säännöt", "classic (Spider- ja Spiderette-sovellusten säännöt)"),
+    ],
+)
+def test_the_rules_line_is_in_the_pages_language(
+    tmp_path: Path, lang: str, label: str, rules: str
+) -> None:
+    page = make_page(EXAMPLE, tmp_path / "page.html", "--lang", lang)
+    facts = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", page.read_text()))
+    assert facts[label] == rules
+    assert 'data-play="' in page.read_text() and ">Play<" not in page.read_text()

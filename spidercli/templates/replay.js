@@ -1,5 +1,6 @@
 // spidercli replay page: draws the position after entry N from the embedded data.
-// Data: {geometry, width, height, runsToWin, start, frames, refusals, text, stock, words}.
+// Data: {geometry, width, height, extent, squeezed, runsToWin, start, frames, refusals, text,
+//   stock, words}; extent: the tallest column of the game, squeezed: the least it squeezes to.
 //   start: the position before any entry: c columns [face-down count, face-up cards],
 //     k deals left, r suits of the runs removed ("SH"), o 1 when the game is over, m moves,
 //     s score. A card is one letter: A-M spades (Ace to King), N-Z hearts, a-m diamonds,
@@ -186,6 +187,57 @@
 
   function columnX(c) { return G.gap + c * (G.cardW + G.gap); }
 
+  function extent(down, up) {
+    if (down + up === 0) return G.cardH;
+    if (up === 0) return (down - 1) * G.downStep + G.cardH;
+    return down * G.downStep + (up - 1) * G.upStep + G.cardH;
+  }
+
+  // Each card's distance from its column's top, squeezed to fit cap (svg.py's column_offsets).
+  function offsets(down, up, cap) {
+    var out = [];
+    var i, j;
+    if (cap === null || extent(down, up) <= cap || up === 0) {
+      for (i = 0; i < down; i++) out.push(i * G.downStep);
+      for (j = 0; j < up; j++) out.push(down * G.downStep + j * G.upStep);
+      return out;
+    }
+    var room = cap - G.cardH;
+    var rest = (up - 1) * G.upStep;
+    var span;
+    if (down * G.minDownStep + rest <= room) {
+      span = room - rest;
+      for (i = 0; i < down; i++) out.push(Math.floor(i * span / down));
+      for (j = 0; j < up; j++) out.push(span + j * G.upStep);
+      return out;
+    }
+    span = down * G.minDownStep;
+    var left = Math.max(room - span, (up - 1) * G.minUpStep);
+    for (i = 0; i < down; i++) out.push(i * G.minDownStep);
+    for (j = 0; j < up; j++) out.push(span + Math.floor(j * left / Math.max(up - 1, 1)));
+    return out;
+  }
+
+  // The board takes the room it has: as wide as its box, and the columns squeezed so that the
+  // tallest fits the window's height (never below what shows every rank: then the drawing is
+  // made smaller to fit). cap is null when nothing is squeezed.
+  var cap = null;
+  function fit() {
+    var box = board.parentNode.getBoundingClientRect();
+    var beside = getComputedStyle(board.parentNode).position === "sticky";
+    var high = window.innerHeight - (beside ? 24 : Math.max(box.top + window.scrollY, 0) + 12);
+    var scale = box.width / DATA.width;
+    var room = Math.floor(high / scale) - G.columnsY - G.gap;
+    var squeeze = room < DATA.extent ? Math.max(room, DATA.squeezed) : null;
+    var height = G.columnsY + (squeeze === null ? DATA.extent : squeeze) + G.gap;
+    board.setAttribute("viewBox", "0 0 " + DATA.width + " " + height);
+    board.setAttribute("height", height);
+    if (squeeze === null) board.removeAttribute("data-cap"); else board.setAttribute("data-cap", squeeze);
+    var changed = squeeze !== cap;
+    cap = squeeze;
+    return changed;
+  }
+
   // The same drawing as spidercli/svg.py's board_body.
   function draw(p) {
     var marked = p.f ? p.f[2].split(" ") : [];
@@ -207,10 +259,11 @@
       var y = G.columnsY;
       parts.push(el("text", { "class": "num", x: x + G.cardW / 2, y: G.columnsY - 8 }, String(c + 1)));
       var g = el("g", { "data-col": c + 1 });
-      for (var n = 0; n < column[0]; n++, y += G.downStep) g.appendChild(back(x, y, "data-card", "down"));
-      for (var j = 0; j < column[1].length; j++, y += G.upStep) {
+      var ys = offsets(column[0], column[1].length, cap);
+      for (var n = 0; n < column[0]; n++) g.appendChild(back(x, y + ys[n], "data-card", "down"));
+      for (var j = 0; j < column[1].length; j++) {
         var card = cardText(column[1].charAt(j));
-        g.appendChild(face(card, x, y, "data-card", marked.indexOf(card) >= 0));
+        g.appendChild(face(card, x, y + ys[column[0] + j], "data-card", marked.indexOf(card) >= 0));
       }
       if (!g.firstChild) parts.push(slot(x, G.columnsY));
       parts.push(g);
@@ -268,23 +321,54 @@
     }
   }
 
+  // Play: an entry a second from the one shown (from the start when at the end) to the end.
+  var play = $("play");
+  var timer = null;
+  function stop() {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = null;
+    play.textContent = play.dataset.play;
+  }
+  function toggle() {
+    if (timer !== null) { stop(); return; }
+    if (shown === LAST) show(0);
+    play.textContent = play.dataset.pause;
+    timer = setInterval(function () {
+      show(shown + 1);
+      if (shown === LAST) stop();
+    }, 1000);
+  }
+
   function fromHash() {
     var m = /^#(\d+)$/.exec(location.hash);
     return m ? parseInt(m[1], 10) : 0;
   }
 
-  $("first").addEventListener("click", function () { show(0); });
-  $("prev").addEventListener("click", function () { show(shown - 1); });
-  $("next").addEventListener("click", function () { show(shown + 1); });
-  $("last").addEventListener("click", function () { show(LAST); });
-  slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
+  // A person's step stops the play.
+  $("first").addEventListener("click", function () { stop(); show(0); });
+  $("prev").addEventListener("click", function () { stop(); show(shown - 1); });
+  $("next").addEventListener("click", function () { stop(); show(shown + 1); });
+  $("last").addEventListener("click", function () { stop(); show(LAST); });
+  play.addEventListener("click", toggle);
+  slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10)); });
   window.addEventListener("hashchange", function () { show(fromHash()); });
+  window.addEventListener("resize", function () {
+    if (fit()) { var n = shown; shown = -1; show(n); }
+  });
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.target === slider) return;
+    if (event.key === " " && event.target.tagName !== "BUTTON") {
+      event.preventDefault();
+      toggle();
+      return;
+    }
     var to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: LAST }[event.key];
     if (to === undefined) return;
     event.preventDefault();
+    stop();
     show(to);
   });
+  fit();
   show(fromHash());
 }());
