@@ -271,33 +271,39 @@ class Recording:
 
     def _changes(self, game: Game) -> str:
         columns = []
+        olds, wases, downs = self._cols, self._down, game.down
+        letter = CARD_LETTER.__getitem__
         for c, new in enumerate(game.cols):
-            down = game.down[c]
-            old = self._cols[c]
-            was = self._down[c]
+            down = downs[c]
+            old = olds[c]
+            was = wases[c]
             if down == was and new == old:
                 continue
-            keep = min(len(old), len(new))
+            lo, ln = len(old), len(new)
+            keep = lo if lo < ln else ln
             if old[:keep] != new[:keep]:
                 keep = next(i for i in range(keep) if old[i] != new[i])
             if down != was:
                 keep = min(keep, down, was)
-            hidden = max(0, down - keep)
-            letters = "".join(CARD_LETTER[x] for x in new[max(keep, down) :])
-            columns.append((c, len(old) - keep, hidden, letters))
-            self._cols[c] = new[:]
-            self._down[c] = down
-            self.extent = max(self.extent, column_extent(down, len(new) - down))
-            self.squeezed = max(self.squeezed, squeezed_extent(down, len(new) - down))
-            self.max_down = max(self.max_down, down)
+                self.max_down = max(self.max_down, down)  # (an undo gives back only the start's)
+            hidden = down - keep if down > keep else 0
+            letters = "".join(map(letter, new[keep if keep > down else down :]))
+            columns.append((c, lo - keep, hidden, letters))
+            olds[c] = new[:]
+            wases[c] = down
+            if ln > lo or down < was:  # only then can the column be taller than before
+                up = ln - down
+                self.extent = max(self.extent, column_extent(down, up))
+                self.squeezed = max(self.squeezed, squeezed_extent(down, up))
         tokens = []
-        shapes = {(cut, hidden, len(letters)) for _, cut, hidden, letters in columns}
-        if len(columns) == len(game.cols) > 1 and len(shapes) == 1:
-            ((cut, hidden, count),) = shapes
-            if not hidden and count <= 1:
-                head = f"-{cut}" if cut else ""
-                tokens.append("*" + head + "".join(letters for *_, letters in columns))
-                columns = []
+        if len(columns) == len(olds) > 1:
+            shapes = {(cut, hidden, len(letters)) for _, cut, hidden, letters in columns}
+            if len(shapes) == 1:
+                ((cut, hidden, count),) = shapes
+                if not hidden and count <= 1:
+                    head = f"-{cut}" if cut else ""
+                    tokens.append("*" + head + "".join(letters for *_, letters in columns))
+                    columns = []
         for c, cut, hidden, letters in columns:
             tokens.append(f"{c}{f'-{cut}' if cut else ''}{f'+{hidden}' if hidden else ''}{letters}")
         now = self._now
