@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench bench-solver bench-kpat snapshots i18n clean
+.PHONY: demo test lint bench bench-solver bench-kpat snapshots i18n pictures clean
 
 # The interpreter is checked before use: one that cannot start (not installed, a pyenv shim for a
 # version pyenv does not have) is told apart from one that starts but is older than 3.10.
@@ -66,6 +66,11 @@ bench-kpat: $(DEV_STAMP)
 # Refresh the syrupy snapshots after an intended change of output; review the diff.
 snapshots: $(DEV_STAMP)
 	COLUMNS=100 $(BIN)/python -m pytest --snapshot-update
+
+# Make docs/replay-start.png, replay-end.png and replay-refused.png again from the program as it
+# is: the pages replay --html writes, captured by headless Chromium (docs/html.md says how).
+pictures: $(DEV_STAMP)
+	$(BIN)/python -m tests.tools.pictures docs
 
 # Refresh the message catalogs: extract the texts for people into spidercli/locale/spidercli.pot,
 # merge them into the Czech and Finnish .po files, then compile the .mo files the package ships.

@@ -404,7 +404,7 @@ def write_verdicts(
             if not (quiet and verdict.status == VALID and not chosen.complete):
                 writer.write(verdict)
             if index is not None and verdict.status != VALID:
-                index.add(verdict.file, verdict.status, str(verdict.message), verdict.page)
+                index.add(verdict)
             if tick is not None:
                 tick(verdict)
     writer.close(tally)

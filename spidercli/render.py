@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from spidercli.cards import RANKS, SUIT_SYMBOLS, SUITS, cards_str
@@ -158,43 +158,87 @@ def _spoken(cards: list[int]) -> str:
 
 def describe(game: Game) -> str:
     """The position as one plain-text paragraph, for screen readers and for pasting into a
-    message: the stock, the runs removed, then each column's face-down count (when it has face-down
-    cards) and face-up cards, in the words of the apps' own descriptions (in the language in
-    use)."""
-    stock = len(game.stock_left)
-    total = game.kind.runs_to_win
-    if game.removed:
-        kinds = ", ".join(suit_word(s) for s in game.removed)
-        runs = ngettext(
-            "{n} of {total} runs removed ({kinds})",
-            "{n} of {total} runs removed ({kinds})",
-            game.runs,
-        ).format(n=game.runs, total=total, kinds=kinds)
+    message: the stock, the runs removed, then each column's face-down count and face-up cards,
+    in the words of the apps' own descriptions (in the language in use)."""
+    return describe_position(
+        [(game.down[c], game.face_up(c)) for c in range(game.kind.columns)],
+        stock=len(game.stock_left),
+        deals_left=game.deals_left,
+        removed=game.removed,
+        runs_to_win=game.kind.runs_to_win,
+        moves=game.moves,
+        score=game.score,
+        over=game.over is not None,
+    )
+
+
+def describe_position(
+    columns: Sequence[tuple[int, Sequence[int]]],
+    *,
+    stock: int,
+    deals_left: int,
+    removed: Sequence[int],
+    runs_to_win: int,
+    moves: int,
+    score: int,
+    over: bool,
+) -> str:
+    """``describe`` from the position's parts: each column's face-down count and face-up
+    cards, the stock's cards and deals left, the suits of the runs removed. The HTML page's
+    script says the same paragraph from the phrases below (``stock_words``, ``runs_words``,
+    ``column_words``, ``moves_words``), made with placeholders; a test compares the two."""
+    if removed:
+        runs = runs_words(len(removed), runs_to_win, ", ".join(suit_word(s) for s in removed))
     else:
-        runs = _("no runs removed")
-    cards = ngettext("{n} card", "{n} cards", stock).format(n=stock)
-    deals = ngettext("{n} deal left", "{n} deals left", game.deals_left).format(n=game.deals_left)
-    parts = [_("Stock: {cards}, {deals}; {runs}.").format(cards=cards, deals=deals, runs=runs)]
-    columns = []
-    for c in range(game.kind.columns):
-        down = game.down[c]
-        up = game.face_up(c)
-        if not game.cols[c]:
-            text = _("column {column}: empty")
-        elif not up:
-            text = _("column {column}: {down} face-down, no face-up card")
-        elif not down:  # only what is there: no "0 face-down" (the Czech app says it, so cs too)
-            text = _("column {column}: {cards}")
-        else:
-            text = _("column {column}: {down} face-down, then {cards}")
-        columns.append(text.format(column=c + 1, down=down, cards=_spoken(up)))
-    text = "; ".join(columns)
+        runs = runs_words(0, runs_to_win, "")
+    parts = [stock_words(stock, deals_left, runs)]
+    text = "; ".join(
+        column_words(c + 1, down, _spoken(list(up)) if up else None)
+        for c, (down, up) in enumerate(columns)
+    )
     parts.append(text[0].upper() + text[1:] + ".")
-    if game.moves or game.over:
-        parts.append(
-            _("Moves: {moves}; score: {score}.").format(moves=game.moves, score=game.score)
-        )
+    if moves or over:
+        parts.append(moves_words(moves, score))
     return " ".join(parts)
+
+
+def runs_words(n: int, total: int, kinds: str) -> str:
+    """The runs removed: ``n`` of ``total`` with their ``kinds``, or ``no runs removed``."""
+    if n:
+        return ngettext(
+            "{n} of {total} runs removed ({kinds})",
+            "{n} of {total} runs removed ({kinds})",
+            n,
+        ).format(n=n, total=total, kinds=kinds)
+    return _("no runs removed")
+
+
+def stock_words(stock: int, deals_left: int, runs: str) -> str:
+    """The paragraph's first sentence: the stock and ``runs`` (``runs_words``)."""
+    cards = ngettext("{n} card", "{n} cards", stock).format(n=stock)
+    deals = ngettext("{n} deal left", "{n} deals left", deals_left).format(n=deals_left)
+    return _("Stock: {cards}, {deals}; {runs}.").format(cards=cards, deals=deals, runs=runs)
+
+
+def column_words(column: int | str, down: int, cards: str | None) -> str:
+    """One column: ``down`` face-down cards, then the face-up ``cards`` in words (None: no
+    face-up card)."""
+    if cards is None:
+        if not down:
+            return _("column {column}: empty").format(column=column)
+        return _("column {column}: {down} face-down, no face-up card").format(
+            column=column, down=down
+        )
+    if not down:  # only what is there: no "0 face-down" (the Czech app says it, so cs too)
+        return _("column {column}: {cards}").format(column=column, cards=cards)
+    return _("column {column}: {down} face-down, then {cards}").format(
+        column=column, down=down, cards=cards
+    )
+
+
+def moves_words(moves: int | str, score: int | str) -> str:
+    """The paragraph's last sentence, once a move is made or the game is over."""
+    return _("Moves: {moves}; score: {score}.").format(moves=moves, score=score)
 
 
 def _after(entry: Entry, capital: bool = False) -> str:
@@ -418,13 +462,18 @@ __all__ = [
     "Snapshots",
     "Style",
     "board",
+    "column_words",
     "deal_text",
     "describe",
     "describe_deal",
+    "describe_position",
     "hanging",
+    "moves_words",
     "report_head",
     "report_tail",
     "report_text",
+    "runs_words",
+    "stock_words",
     "text_width",
     "verdict",
 ]

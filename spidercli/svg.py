@@ -24,6 +24,11 @@ GAP = 8  # between columns, and the margin
 DOWN_STEP = 12  # how much of a face-down card shows under the next one
 UP_STEP = 24  # how much of a face-up card shows under the next one
 DEAL_STEP = 8  # between the deals left in the stock pile
+# A column taller than the room it has (the page fits the board to the window) is squeezed:
+# face-down cards first, down to MIN_DOWN_STEP, then face-up ones, never below MIN_UP_STEP,
+# which still shows each card's rank.
+MIN_DOWN_STEP = 4
+MIN_UP_STEP = 20
 TOP = GAP  # the row of removed runs and the stock
 COLUMNS_Y = TOP + CARD_H + 26  # the tableau, below the column numbers
 
@@ -36,6 +41,8 @@ GEOMETRY = {
     "dealStep": DEAL_STEP,
     "top": TOP,
     "columnsY": COLUMNS_Y,
+    "minDownStep": MIN_DOWN_STEP,
+    "minUpStep": MIN_UP_STEP,
 }
 
 # One style sheet for the SVG file and the HTML page.
@@ -95,6 +102,34 @@ def column_extent(down: int, up: int) -> int:
     return down * DOWN_STEP + (up - 1) * UP_STEP + CARD_H
 
 
+def squeezed_extent(down: int, up: int) -> int:
+    """The least height a column can be squeezed to (``column_offsets``)."""
+    if up == 0:
+        return column_extent(down, 0)
+    return down * MIN_DOWN_STEP + (up - 1) * MIN_UP_STEP + CARD_H
+
+
+def column_offsets(down: int, up: int, cap: int | None = None) -> list[int]:
+    """Each card's distance from the top of its column, bottom card first: ``DOWN_STEP`` and
+    ``UP_STEP`` apart, or, when that is taller than ``cap``, squeezed to fit it (the face-down
+    cards first, to ``MIN_DOWN_STEP``; then the face-up ones, to ``MIN_UP_STEP``). Whole
+    numbers only, so that the page's script, which does the same, draws the same."""
+    if cap is None or column_extent(down, up) <= cap or up == 0:
+        return [i * DOWN_STEP for i in range(down)] + [
+            down * DOWN_STEP + j * UP_STEP for j in range(up)
+        ]
+    room = cap - CARD_H  # where the top card's top may be
+    rest = (up - 1) * UP_STEP
+    if down * MIN_DOWN_STEP + rest <= room:  # squeezing the face-down cards is enough
+        span = room - rest
+        return [i * span // down for i in range(down)] + [span + j * UP_STEP for j in range(up)]
+    span = down * MIN_DOWN_STEP
+    left = max(room - span, (up - 1) * MIN_UP_STEP)
+    return [i * MIN_DOWN_STEP for i in range(down)] + [
+        span + j * left // max(up - 1, 1) for j in range(up)
+    ]
+
+
 def board_width(columns: int) -> int:
     return GAP + columns * (CARD_W + GAP)
 
@@ -140,8 +175,11 @@ def _slot(x: int, y: int) -> str:
     return f'<rect class="slot" x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="6"/>'
 
 
-def board_body(view: BoardView, highlight: frozenset[str] = frozenset()) -> str:
-    """The drawing's elements (no ``<svg>`` wrapper): what the page's script draws too."""
+def board_body(
+    view: BoardView, highlight: frozenset[str] = frozenset(), cap: int | None = None
+) -> str:
+    """The drawing's elements (no ``<svg>`` wrapper): what the page's script draws too.
+    ``cap``: the height a column may take (``column_offsets``); None, as tall as it is."""
     ncols = len(view.columns)
     parts = [f'<rect class="felt" width="{board_width(ncols)}" height="100%"/>']
     # The runs removed, one King per run, in the slots from the left.
@@ -168,13 +206,11 @@ def board_body(view: BoardView, highlight: frozenset[str] = frozenset()) -> str:
         x = column_x(c)
         parts.append(f'<text class="num" x="{x + CARD_W // 2}" y="{COLUMNS_Y - 8}">{c + 1}</text>')
         cards = []
-        y = COLUMNS_Y
-        for _ in range(down):
-            cards.append(_back(x, y))
-            y += DOWN_STEP
-        for card in up:
-            cards.append(_face(card, x, y, card in highlight))
-            y += UP_STEP
+        offsets = column_offsets(down, len(up), cap)
+        for i in range(down):
+            cards.append(_back(x, COLUMNS_Y + offsets[i]))
+        for j, card in enumerate(up):
+            cards.append(_face(card, x, COLUMNS_Y + offsets[down + j], card in highlight))
         if not cards:
             parts.append(_slot(x, COLUMNS_Y))
         parts.append(f'<g data-col="{c + 1}">{"".join(cards)}</g>')
@@ -204,4 +240,13 @@ def board_svg(
     )
 
 
-__all__ = ["GEOMETRY", "STYLE", "BoardView", "board_body", "board_svg"]
+__all__ = [
+    "GEOMETRY",
+    "STYLE",
+    "BoardView",
+    "board_body",
+    "board_svg",
+    "column_extent",
+    "column_offsets",
+    "squeezed_extent",
+]

@@ -6,6 +6,7 @@ from file descriptor 3 and writes its own to descriptor 4, so no websocket clien
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import fcntl
 import json
@@ -191,6 +192,24 @@ class Browser:
                 button="left",
                 clickCount=1,
             )
+
+    def viewport(self, width: int, height: int, *, mobile: bool = False) -> None:
+        """Show the page in a window of ``width`` x ``height`` CSS pixels (``mobile``: as a
+        phone does, with its own viewport rules), until the next call."""
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            session=True,
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=mobile,
+        )
+
+    def screenshot(self, path: str) -> None:
+        """A PNG of the window as it shows the page now."""
+        data = self.call("Page.captureScreenshot", session=True, format="png")["data"]
+        with open(path, "wb") as out:
+            out.write(base64.b64decode(data))
 
     def close(self) -> None:
         with contextlib.suppress(BrowserError, OSError):

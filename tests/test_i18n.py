@@ -334,12 +334,12 @@ def test_html_page_follows_lang(lang: str, tmp_path: Path) -> None:
     words = {"cs": ("Počáteční pozice", "Dobírací balíček: "), "fi": ("Alkuasema", "Jakopakka: ")}
     start, stock = words[lang]
     assert data["text"]["start"] == start
-    assert data["frames"][0]["t"].startswith(stock)
-    assert len(data["stock"]) == len(data["frames"])
-    (refused,) = [f for f in data["frames"] if "f" in f]
-    assert refused["f"][0] == "build-one-higher"
+    assert data["words"]["stock"][0].startswith(stock)
+    assert len(data["stock"]) == len(data["words"]["stock"])  # one for each number of deals left
+    (refused,) = data["refusals"]
+    assert refused[0] == "build-one-higher"
     report = json.loads(run("replay", "fixtures/illegal/build-one-higher.yaml", "--json").stdout)
-    assert refused["f"][1] != report["illegal"][0]["message"]  # in the page's language
+    assert refused[1] != report["illegal"][0]["message"]  # in the page's language
     for english in ("Move log", "Step through the game", "Start position", "Verdict"):
         assert english not in text
 
