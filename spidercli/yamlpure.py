@@ -62,6 +62,7 @@ class TabScanner(yaml.scanner.Scanner):
         def scan_tag_handle(self, name: str, start_mark: Any) -> str: ...
         def scan_tag_uri(self, name: str, start_mark: Any) -> str: ...
         def scan_yaml_directive_number(self, start_mark: Any) -> int: ...
+        def stale_possible_simple_keys(self) -> None: ...
 
     indents: list[int]
 
@@ -101,9 +102,12 @@ class TabScanner(yaml.scanner.Scanner):
     def fetch_stream_end(self) -> None:
         # libyaml ends a stream whose last line has no line break on a line of its own: a
         # refusal there (a key without its ':', an unclosed '[') names the line after the last.
+        # A possible key on that last line that must be one (at the block's indentation) and
+        # found no ':' is refused there too, as libyaml looks at its keys once more.
         if self.column:
             self.column = 0
             self.line += 1
+            self.stale_possible_simple_keys()
         super().fetch_stream_end()
 
     def scan_plain(self) -> ScalarToken:

@@ -68,6 +68,9 @@ END_OF_STREAM = [
     ("game: SD1-S1-AAAABIW\nmoves: [7>1", 3),
     ("game: SD1-S1-AAAABIW\nmoves: [7>1]\nplayer", 4),
     ("{", 2),
+    # a '{' where a key must stand, and no ':' after it: libyaml looks at the keys once more
+    ("game: SD1-S1-AAAABIW\nmoves: [7>1]\n{", 4),
+    ("game: SD1-S1-AAAABIW\nmoves:\n- 7>1\n[a", 5),
 ]
 # A byte order mark at the start of a line that is not the first: libyaml skips it (and counts
 # it as a column), PyYAML took it as the start of a key.
