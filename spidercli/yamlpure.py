@@ -29,6 +29,7 @@ loader with libyaml's over every placement of a tab in a set of logs.
 
 from __future__ import annotations
 
+from types import MethodType
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -513,6 +514,12 @@ class BomReader(yaml.reader.Reader):
     pointer: int
     index: int
     column: int
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        if isinstance(stream, str) and "\ufeff" not in stream[1:]:
+            # No mark to count (the usual case): PyYAML's own forward, without the look for one.
+            self.__dict__["forward"] = MethodType(yaml.reader.Reader.forward, self)
 
     def forward(self, length: int = 1) -> None:
         if self.pointer + length + 1 >= len(self.buffer):

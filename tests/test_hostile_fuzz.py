@@ -4,7 +4,6 @@ swapped), and a regression test for each fault the campaigns found."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -128,28 +127,21 @@ def test_a_question_mark_or_a_colon_in_a_flow_value_is_read_alike(text: str) -> 
 # --------------------------------------------------------------------------- the campaigns
 
 
-@pytest.mark.parametrize(("campaign", "cases"), [("api", 40), ("kpat", 15), ("record", 40)])
+@pytest.mark.parametrize(("campaign", "cases"), [("api", 40), ("kpat", 10)])
 def test_a_fixed_sample_of_each_campaign(campaign: str, cases: int) -> None:
     stats, failures = fuzz.run_campaign(campaign, cases, seed=18, seconds=0, out=None, progress=0)
     assert stats["cases"] == cases
     assert not failures, failures
 
 
-@needs_libyaml
-def test_a_fixed_sample_of_the_yaml_readers_compared() -> None:
-    stats, failures = fuzz.run_campaign("yaml", 150, seed=18, seconds=0, out=None, progress=0)
-    assert stats["read as logs"] > 10  # the sample reaches valid logs, not only refusals
+def test_a_fixed_sample_of_record_while_the_file_is_swapped() -> None:
+    stats, failures = fuzz.run_campaign("record", 25, seed=18, seconds=0, out=None, progress=0)
+    assert stats["interfered"] > 12  # most interferences happen (are not refused before)
     assert not failures, failures
 
 
-def test_the_record_campaign_interferes_and_checks() -> None:
-    """The interferences happen (and are not all refused before they could)."""
-    stats, _ = fuzz.run_campaign("record", 40, seed=18, seconds=0, out=None, progress=0)
-    assert stats["interfered"] > 20
-
-
-def test_xml_mutations_reach_every_kind() -> None:
-    rng = random.Random(3)
-    made = {fuzz.kpat_input(rng)[:60] for _ in range(60)}
-    assert any(b"<!DOCTYPE" in m for m in made)
-    assert len(made) > 5
+@needs_libyaml
+def test_a_fixed_sample_of_the_yaml_readers_compared() -> None:
+    stats, failures = fuzz.run_campaign("yaml", 120, seed=18, seconds=0, out=None, progress=0)
+    assert stats["read as logs"] > 8  # the sample reaches valid logs, not only refusals
+    assert not failures, failures
