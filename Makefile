@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench bench-solver bench-kpat snapshots i18n pictures clean
+.PHONY: demo test lint bench bench-solver bench-kpat fuzz snapshots i18n pictures clean
 
 # The interpreter is checked before use: one that cannot start (not installed, a pyenv shim for a
 # version pyenv does not have) is told apart from one that starts but is older than 3.10.
@@ -62,6 +62,20 @@ bench-solver: $(DEV_STAMP)
 # recorded figures; with KPAT_BIN set (a KPat 23.04.3 binary), KPat also solves them in the same run.
 bench-kpat: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench_kpat
+
+# A long fuzzing run, not part of make test (docs/fuzzing.md): the fast paths' differential
+# fuzzer, then each campaign of tests/fuzz_hostile.py (the API, the two YAML readers, import kpat,
+# record, verify's workers, a full disk), FUZZ_SECONDS each, under nice. Failing inputs are
+# written to FUZZ_OUT; the exit status is 1 when any failed. Some 35 min with the defaults.
+FUZZ_SECONDS ?= 300
+FUZZ_SEED ?= 1
+FUZZ_OUT ?= /tmp/spidercli-fuzz
+fuzz: $(DEV_STAMP)
+	mkdir -p $(FUZZ_OUT)
+	nice $(BIN)/python -m tests.fuzz_fastpaths --cases 10000000 --seconds $(FUZZ_SECONDS) \
+	  --seed $(FUZZ_SEED) --out $(FUZZ_OUT)
+	nice $(BIN)/python -m tests.fuzz_hostile all --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) \
+	  --out $(FUZZ_OUT)
 
 # Refresh the syrupy snapshots after an intended change of output; review the diff.
 snapshots: $(DEV_STAMP)

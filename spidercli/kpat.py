@@ -301,7 +301,9 @@ def read_xml(source: str | Path | bytes, name: str | None = None) -> Element:
         raise SaveError(
             N_("cannot be read as XML: {problem}", problem=str(err)), path=name
         ) from err
-    except LookupError as err:  # <?xml encoding="TF-8"?>: a codec Python does not know
+    except (LookupError, ValueError) as err:
+        # <?xml encoding="TF-8"?>: a codec Python does not know; "UTF-32" or "cp932": a
+        # multi-byte one expat cannot read.
         raise SaveError(
             N_("cannot be read as XML: {problem}", problem=_clip(str(err))), path=name
         ) from err

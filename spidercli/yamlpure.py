@@ -29,11 +29,12 @@ loader with libyaml's over every placement of a tab in a set of logs.
 
 from __future__ import annotations
 
+from types import MethodType
 from typing import TYPE_CHECKING, Any
 
 import yaml
 from yaml.scanner import ScannerError
-from yaml.tokens import DirectiveToken, TagToken
+from yaml.tokens import DirectiveToken, ScalarToken, TagToken
 
 _BREAKS = "\r\n\x85\u2028\u2029"
 # The nesting libyaml (as PyYAML bundles it) allows: 1,000 collections, fewer than 1,000 of them
@@ -50,6 +51,7 @@ class TabScanner(yaml.scanner.Scanner):
     allow_simple_key: bool
     indent: int
     index: int
+    line: int
     column: int
     if TYPE_CHECKING:
 
@@ -61,6 +63,7 @@ class TabScanner(yaml.scanner.Scanner):
         def scan_tag_handle(self, name: str, start_mark: Any) -> str: ...
         def scan_tag_uri(self, name: str, start_mark: Any) -> str: ...
         def scan_yaml_directive_number(self, start_mark: Any) -> int: ...
+        def stale_possible_simple_keys(self) -> None: ...
 
     indents: list[int]
 
@@ -81,6 +84,9 @@ class TabScanner(yaml.scanner.Scanner):
         if self.index == 0 and self.peek() == "\ufeff":
             self.forward()
         while True:
+            # libyaml skips a byte order mark at the start of any line, not only the first.
+            if self.column == 0 and self.peek() == "\ufeff":
+                self.forward()
             while self.peek() == " " or (
                 self.peek() == "\t" and (self.flow_level or not self.allow_simple_key)
             ):
@@ -93,6 +99,58 @@ class TabScanner(yaml.scanner.Scanner):
                     self.allow_simple_key = True
             else:
                 return
+
+    def fetch_stream_end(self) -> None:
+        # libyaml ends a stream whose last line has no line break on a line of its own: a
+        # refusal there (a key without its ':', an unclosed '[') names the line after the last.
+        # A possible key on that last line that must be one (at the block's indentation) and
+        # found no ':' is refused there too, as libyaml looks at its keys once more.
+        if self.column:
+            self.column = 0
+            self.line += 1
+            self.stale_possible_simple_keys()
+        super().fetch_stream_end()
+
+    def scan_plain(self) -> ScalarToken:
+        # PyYAML's, but where a plain scalar ends in a flow collection as in libyaml: not at '?'
+        # ('[a?b]' is one scalar), and a ':' followed by one of ',?[]{}' is an error there.
+        chunks: list[str] = []
+        start_mark = self.get_mark()
+        end_mark = start_mark
+        indent = self.indent + 1
+        spaces: list[str] | None = []
+        while True:
+            length = 0
+            if self.peek() == "#":
+                break
+            while True:
+                ch = self.peek(length)
+                if ch in _BLANKZ or (self.flow_level and ch in ",[]{}"):
+                    break
+                if ch == ":":
+                    after = self.peek(length + 1)
+                    if self.flow_level and after in ",?[]{}":
+                        self.forward(length)
+                        raise ScannerError(
+                            "while scanning a plain scalar",
+                            start_mark,
+                            "found unexpected ':'",
+                            self.get_mark(),
+                        )
+                    if after in _BLANKZ:
+                        break
+                length += 1
+            if length == 0:
+                break
+            self.allow_simple_key = False
+            chunks.extend(spaces or ())
+            chunks.append(self.prefix(length))
+            self.forward(length)
+            end_mark = self.get_mark()
+            spaces = self.scan_plain_spaces(indent, start_mark)
+            if not spaces or self.peek() == "#" or (not self.flow_level and self.column < indent):
+                break
+        return ScalarToken("".join(chunks), True, start_mark, end_mark)
 
     def scan_plain_spaces(self, indent: int, start_mark: Any) -> list[str] | None:
         chunks: list[str] = []
@@ -447,8 +505,36 @@ class FlatComposer(yaml.composer.Composer):
         return None
 
 
+class BomReader(yaml.reader.Reader):
+    """PyYAML's reader counting a byte order mark as a column, as libyaml does (but the one that
+    starts the stream, which libyaml's reader takes as the encoding's mark): where a line's
+    first key or item stands decides what it belongs to."""
+
+    buffer: str
+    pointer: int
+    index: int
+    column: int
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        if isinstance(stream, str) and "\ufeff" not in stream[1:]:
+            # No mark to count (the usual case): PyYAML's own forward, without the look for one.
+            self.__dict__["forward"] = MethodType(yaml.reader.Reader.forward, self)
+
+    def forward(self, length: int = 1) -> None:
+        if self.pointer + length + 1 >= len(self.buffer):
+            self.update(length + 1)
+        if self.buffer.find("\ufeff", self.pointer, self.pointer + length) < 0:
+            super().forward(length)
+            return
+        for _ in range(length):
+            counted = self.index > 0 and self.buffer[self.pointer] == "\ufeff"
+            super().forward(1)
+            self.column += counted
+
+
 class PureSafeLoader(
-    yaml.reader.Reader,
+    BomReader,
     TabScanner,
     yaml.parser.Parser,
     FlatComposer,
@@ -458,7 +544,7 @@ class PureSafeLoader(
     """``yaml.SafeLoader`` with ``TabScanner``: the loader spidercli uses without libyaml."""
 
     def __init__(self, stream: Any) -> None:
-        yaml.reader.Reader.__init__(self, stream)
+        BomReader.__init__(self, stream)
         TabScanner.__init__(self)
         yaml.parser.Parser.__init__(self)
         FlatComposer.__init__(self)
@@ -466,4 +552,4 @@ class PureSafeLoader(
         yaml.resolver.Resolver.__init__(self)
 
 
-__all__ = ["MAX_NESTING", "FlatComposer", "PureSafeLoader", "TabScanner"]
+__all__ = ["MAX_NESTING", "BomReader", "FlatComposer", "PureSafeLoader", "TabScanner"]

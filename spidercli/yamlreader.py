@@ -68,6 +68,7 @@ def choose_loader() -> type:
 
 
 LOADER = choose_loader()  # the loader in use; the tests swap it
+_C_LOADER: type | None = getattr(yaml, "CSafeLoader", None)
 
 
 BLANKS = " \t\r\n"  # the blanks around a keyword, code or card: ASCII ones only
@@ -287,6 +288,11 @@ def compose(text: str | bytes, path: str) -> yaml.Node | None:
     except yaml.reader.ReaderError as err:  # a character YAML does not allow: name its line
         where = text if isinstance(text, str) else text.decode("utf-8", "replace")
         char = chr(err.character) if isinstance(err.character, int) else str(err.character)
+        position = err.position
+        if _C_LOADER is not None and issubclass(LOADER, _C_LOADER):
+            # libyaml counts bytes of the UTF-8 text, PyYAML's reader characters.
+            raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+            position = len(raw[:position].decode("utf-8", "replace"))
         raise LogError(
             N_(
                 "not valid YAML: the character {char} (U+{code:04X}) is not allowed in YAML",
@@ -294,7 +300,7 @@ def compose(text: str | bytes, path: str) -> yaml.Node | None:
                 code=ord(char[:1] or " "),
             ),
             path=path,
-            line=yaml_line(where, err.position),
+            line=yaml_line(where, position),
         ) from err
     except yaml.YAMLError as err:
         raise LogError(N_("not valid YAML: {problem}", problem=shown(str(err))), path=path) from err
