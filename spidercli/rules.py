@@ -214,14 +214,14 @@ def lookup_ruleset(name: str, blanks: str = " \t") -> Ruleset | None:
     return RULESETS.get(name.strip(blanks).lower()) if name.isascii() else None
 
 
-def unknown_ruleset(where: str, name: str, typed: str | None = None) -> str:
+def unknown_ruleset(where: str, name: str, typed: str) -> str:
     """The sentence refusing a ruleset name: ``where`` it was given (``--rules``, ``rules``),
     ``name`` as echoed (quoted), ``typed`` as given (to name the closest ruleset, if any)."""
     return N_(
         "{where}: unknown ruleset {name}{hint}; expected one of {choices}",
         where=where,
         name=name,
-        hint="" if typed is None else did_you_mean(typed.strip(), RULESETS),
+        hint=did_you_mean(typed.strip(), RULESETS),
         choices=", ".join(RULESETS),
     )
 

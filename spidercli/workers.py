@@ -157,7 +157,7 @@ def verdicts(
     unknown ruleset, or paths that lead to no log, raise ``InputError`` here, before any log is
     verified; ``paths`` is read as far as the first log, the rest as the verdicts are taken."""
     if rules is not None and lookup_ruleset(rules) is None:
-        raise InputError(unknown_ruleset("--rules", quoted(rules)))
+        raise InputError(unknown_ruleset("--rules", quoted(rules), rules))
     given: list[str] | None = []  # the paths, kept only until a log is found (for the error)
 
     def noted() -> Iterator[str]:

@@ -96,6 +96,37 @@ def test_a_typo_in_rules_on_the_command_line(tmp_path: Path) -> None:
         spidercli.replay(log, rules="clasic")
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "fixtures/batch", "--rules", "clasic"],
+        ["solve", "SP1-S1C-AAAAAAA", "--rules", "clasic"],
+        ["hint", "fixtures/spider-1suit-win.yaml", "--rules", "clasic"],
+    ],
+)
+def test_a_typo_in_rules_on_every_command(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert "--rules: unknown ruleset 'clasic' (did you mean 'classic'?); expected one of" in (
+        result.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("name: Cup\ndeels: [SD1-S1-AAAABIW]\n", ":2: the manifest: unknown key 'deels' (did you "),
+        ("rules: clasic\ndeals: [SD1-S1-AAAABIW]\n", ":1: rules: unknown ruleset 'clasic' (did "),
+    ],
+)
+def test_a_typo_in_a_manifest(tmp_path: Path, text: str, words: str) -> None:
+    manifest = tmp_path / "cup.yaml"
+    manifest.write_text(text)
+    result = run("tournament", "fixtures/batch", "-m", str(manifest))
+    assert result.exit_code == 2
+    assert f"spidercli: error: {manifest}{words}" in result.stderr
+
+
 def test_a_typo_in_lang() -> None:
     result = run("deal", "SD1-S1-AAAAABD", "--lang", "cz")
     assert result.exit_code == 2

@@ -88,7 +88,7 @@ def test_unknown_rulesets_are_refused_in_one_sentence(name: str) -> None:
     assert str(caught.value).startswith("--rules: unknown ruleset '")
     assert str(caught.value).endswith("; expected one of classic, duel, pavouk, kpat")
     assert lookup_ruleset("classic\n", " \t\r\n") is CLASSIC  # a YAML value's blanks
-    assert unknown_ruleset("rules", "'x'") == (
+    assert unknown_ruleset("rules", "'x'", "x") == (
         "rules: unknown ruleset 'x'; expected one of classic, duel, pavouk, kpat"
     )
 

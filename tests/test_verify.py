@@ -48,7 +48,7 @@ def test_the_format_choice_and_its_help_come_from_the_one_table() -> None:
 
     assert [choice.value for choice in FormatName] == list(FORMATS)
     shown = " ".join(run("verify", "--help").stdout.split())
-    assert f"<{'|'.join(FORMATS)}>" in shown
+    assert "-f, --format FORMAT " in shown  # the choices are the help's words (plain notation)
     for name, fmt in FORMATS.items():
         assert (f"{name} ({fmt.note})" if fmt.note else f"{name},") in shown
 
@@ -77,7 +77,7 @@ def test_a_format_is_added_in_one_place() -> None:
         [sys.executable, "-c", ONE_ROOM], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.splitlines()
     assert out[0] == "2 'VALID\\nILLEGAL\\nEXPECT-FAILED\\nINVALID-INPUT\\nVALID\\n'"
-    assert "shout (statuses in capitals)." in out[1] and "|concise|shout>" in out[1]
+    assert "rule: message), shout (statuses in capitals)." in out[1]
 
 
 def _untimed(text: str) -> str:
@@ -166,3 +166,26 @@ def test_verify_rules_override() -> None:
     assert record["status"] == "illegal" and record["illegal"][0]["rule"] == "flip-automatic"
     bad = run("verify", log, "--rules", "freecell")
     assert bad.exit_code == 2 and "unknown ruleset" in bad.stderr
+
+
+@pytest.mark.parametrize("columns", ["100", "80", ""])
+def test_the_table_fits_the_width(columns: str) -> None:
+    """Each log's line wraps to COLUMNS (80 when it is not set) under the status column, as the
+    replay report wraps under its labels: no line of 239 characters."""
+    from typer.testing import CliRunner
+
+    from spidercli.cli import app
+
+    env = {"COLUMNS": columns or None, "NO_COLOR": "1"}
+    result = CliRunner(env=env).invoke(app, ["verify", "fixtures/illegal", "fixtures/batch"])
+    assert result.exit_code == 2
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= int(columns or 80)
+    body = lines[: lines.index("")]
+    assert any(line.startswith(" " * 15) for line in body)  # wrapped under the status
+    for line in body:
+        assert line[:15].rstrip() in ("ILLEGAL", "EXPECT-FAILED", "INVALID-INPUT", "valid", ""), (
+            line
+        )
+    wide = run("verify", "fixtures/illegal", "-f", "concise")  # the machine formats: one a line
+    assert max(len(line) for line in wide.stdout.splitlines()) > 100
