@@ -69,7 +69,7 @@ for group in " ".join(sys.argv[2:]).split(" / "):
     for i, pair in enumerate(group.split()):
         task, reply = pair.split(":")
         tasks.append((f"{i:04}:{task}", reply, False, None, b"t" * int(task), None))
-    for verdict in batch._Supervisor(iter(tasks), jobs).verdicts():
+    for verdict in batch._Supervisor(iter(tasks), jobs, batch._verify_star, batch._died).results():
         print(verdict.file, len(verdict.message), flush=True)
     print("/", flush=True)
 """
