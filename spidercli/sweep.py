@@ -651,16 +651,18 @@ def sweep(
     finally:
         live.close()
         sink.close()
-    stderr.write(f"spidercli: {_('sweep')}: {tally.summary()}\n")
+    stderr.write(f"spidercli: sweep: {tally.summary()}\n")  # the command's name, in any language
     if interrupted:
-        stderr.write(f"spidercli: {_('interrupted: every finished record is kept')}\n")
+        kept = _("interrupted: every finished record is kept")
+        stderr.write(f"spidercli: {kept}\n")
         return 130
     if manifest is None:
         return 0
     budget = f"{timeout:g} s" + ("" if max_states is None else f" or {max_states:,} states")
     text = manifest_text(planned.codes, tally, budget)
     if text is None:
-        stderr.write(f"spidercli: {_('no deal was won: no manifest written')}\n")
+        none = _("no deal was won: no manifest written")
+        stderr.write(f"spidercli: {none}\n")
         return 1
     from spidercli.files import write_atomic
 
