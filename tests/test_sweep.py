@@ -383,3 +383,37 @@ def test_a_worker_death_is_a_record_naming_it() -> None:
     assert record["error"] == (
         "internal error: the worker process solving this deal ended unexpectedly."
     )
+
+
+def test_a_record_says_what_the_search_knows() -> None:
+    """won (with its line and the states to the first win), unwinnable (a search of every line),
+    gave-up (the budget ran out): one record each, from what ``solve_setup`` returns."""
+    from spidercli.codes import Setup, parse_code
+    from spidercli.engine import Game
+    from spidercli.rules import CLASSIC
+    from spidercli.solution import Solved, solve_setup
+    from spidercli.solver import Outcome, Progress
+
+    setup = Setup.from_code(parse_code(FAST[0]))
+    solved = solve_setup(setup, CLASSIC, timeout=None, max_states=30_000)
+    won = sweep.record_of(setup, solved, 0.5)
+    assert won["result"] == "won" and won["moves"] == solved.game.moves
+    first = won["states_to_win"]
+    assert isinstance(first, int) and 0 < first < won["states"]  # the polishing came after
+    assert won["log"] == sweep.record_of(setup, solved, 0.7)["log"]
+    start = Game.from_setup(setup, CLASSIC)
+    for exhaustive, result in ((True, "unwinnable"), (False, "gave-up")):
+        outcome = Outcome(None, exhaustive, Progress(states=1234, seconds=0.25))
+        record = sweep.record_of(setup, Solved(outcome, None, start), 0.3)
+        assert record == {
+            "game": FAST[0],
+            "deal_id": setup.deal_id,
+            "rules": "classic",
+            "result": result,
+            "moves": None,
+            "lower_bound": None,
+            "states": 1234,
+            "seconds": 0.3,
+            "log": None,
+            "states_to_win": None,
+        }
