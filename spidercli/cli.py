@@ -735,7 +735,7 @@ def sweep(
         typer.Argument(
             help="Game codes and ranges of KPat's or PySol's numbered deals (KP4-1..1000, "
             "PS4-1..32000).",
-            metavar="CODE...",
+            metavar="CODE",
             show_default=False,
         ),
     ] = None,

@@ -624,8 +624,14 @@ def sweep(
     where = parse_shard(shard) if shard is not None else (1, 1)
     if output is not None:
         check_output(output)
-    if manifest is not None and os.path.isdir(manifest):
-        raise OutputError(N_("{file}: cannot be written: it is a folder", file=manifest))
+    if manifest is not None:
+        if os.path.isdir(manifest):
+            raise OutputError(N_("{file}: cannot be written: it is a folder", file=manifest))
+        folder = os.path.dirname(certificate_path(manifest, "-"))
+        try:  # before any deal is solved: a folder that cannot be made is said at once
+            os.makedirs(folder, exist_ok=True)
+        except OSError as err:
+            raise unwritable(folder, err) from err
 
     def certify(record: dict[str, Any]) -> None:
         if manifest is not None:

@@ -327,6 +327,13 @@ def test_an_output_that_cannot_be_used_is_one_line_and_exit_2(tmp_path: Path) ->
     assert result.stderr.splitlines() == [
         f"spidercli: error: {tmp_path}: cannot be written: it is a folder"
     ]
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = run("sweep", FAST[0], "--manifest", str(blocker / "m.yml"))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"spidercli: error: {blocker}/certificates: cannot be written: Not a directory"
+    ]
     locked = tmp_path / "locked.jsonl"
     locked.write_text("")
     locked.chmod(0)
