@@ -586,7 +586,7 @@ class LiveLine:
             self.stream.flush()
 
 
-def sweep(
+def run_sweep(
     specs: list[str],
     *,
     timeout: float,
@@ -698,8 +698,8 @@ __all__ = [
     "read_records",
     "record_of",
     "records",
+    "run_sweep",
     "shard_codes",
     "solve_deal",
-    "sweep",
     "write_certificate",
 ]
