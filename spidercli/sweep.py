@@ -429,7 +429,7 @@ def write_certificate(manifest: str, record: dict[str, Any]) -> None:
 
 def manifest_text(codes: list[str], tally: Tally, budget: str) -> str | None:
     """The tournament manifest of the deals won among ``codes``, graded; None when none was."""
-    won = [(c, tally.known[c]) for c in codes if c in tally.known]
+    won = [(c, tally.known[c]) for c in dict.fromkeys(codes) if c in tally.known]
     won = [(c, k) for c, k in won if k.result == "won"]
     if not won:
         return None
@@ -498,7 +498,7 @@ def plan(
         known, note = read_records(output, mine)
         tally.known = {c: k for c, k in known.items() if c in wanted}
         tally.earlier = len(tally.known)
-    todo = [c for c in codes if c not in tally.known]
+    todo = [c for c in dict.fromkeys(codes) if c not in tally.known]  # a deal given twice: once
     return Plan(codes, todo, tally, note)
 
 

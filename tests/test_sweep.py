@@ -162,6 +162,13 @@ def test_a_record_matches_what_solve_writes(tmp_path: Path) -> None:
     assert record["log"] == solved.read_text()
 
 
+def test_a_deal_given_twice_is_solved_once(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    result = run("sweep", FAST[0], FAST[0].lower(), *BUDGET, "-j", "1", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert [r["game"] for r in lines(out)] == [FAST[0]]
+
+
 def test_a_sweep_resumes_skipping_the_deals_recorded(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     assert run("sweep", *FAST[:2], *BUDGET, "-j", "1", "-o", str(out)).returncode == 0
