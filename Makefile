@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench bench-solver bench-kpat fuzz snapshots i18n pictures clean
+.PHONY: demo test lint bench bench-solver bench-kpat bench-sweep fuzz snapshots i18n pictures clean
 
 # The interpreter is checked before use: one that cannot start (not installed, a pyenv shim for a
 # version pyenv does not have) is told apart from one that starts but is older than 3.10.
@@ -76,6 +76,12 @@ fuzz: $(DEV_STAMP)
 	  --seed $(FUZZ_SEED) --out $(FUZZ_OUT)
 	nice $(BIN)/python -m tests.fuzz_hostile all --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) \
 	  --out $(FUZZ_OUT)
+
+# Sweep KPat's and PySol's deals 1-1000 with 4 suits and 1-200 with 1 and 2 suits, 60 s budget a
+# deal, two at a time (many CPU-hours); records in bench-sweep/*.jsonl, resumed when run again.
+# BENCH_SWEEP_ARGS narrows it, e.g. BENCH_SWEEP_ARGS="--first 50 --timeout 20 --sets kpat-4 pysol-4".
+bench-sweep: $(DEV_STAMP)
+	$(BIN)/python -m tests.bench_sweep --jobs 2 $(BENCH_SWEEP_ARGS)
 
 # Refresh the syrupy snapshots after an intended change of output; review the diff.
 snapshots: $(DEV_STAMP)

@@ -74,6 +74,11 @@ COMMANDS: dict[str, Command] = {  # in the order the root's help lists them
     "tournament": Command(
         "spidercli.commands.tournament", "tournament", "Standings from many players' logs."
     ),
+    "sweep": Command(
+        "spidercli.commands.sweep",
+        "sweep",
+        "Solve many deals: one JSON record a deal, as each finishes.",
+    ),
     "record": Command(
         "spidercli.commands.record", "record", "Write or refresh each log's expect block in place."
     ),

@@ -101,6 +101,7 @@ class Progress:
     best_down: int = 10**9
     best_deals: int = 0
     phase: str = "pruned"
+    first_win: int | None = None  # the states searched when the first win was met
 
     @property
     def rate(self) -> float:
@@ -672,6 +673,7 @@ class BeamSolver(Search):
                 break
         else:
             return None, False
+        budget.progress.first_win = budget.progress.states
         try:
             for width in self.polish_widths():
                 shorter = self._beam(width, len(best) - 1, budget)

@@ -22,9 +22,9 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import IO
+from typing import IO, Any, Generic, TypeVar
 
 from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
@@ -131,13 +131,34 @@ def verify_all(
         finally:
             gc.set_threshold(*thresholds)
         return
+    yield from supervised(tasks, jobs, _verify_star, _died)
+
+
+T = TypeVar("T")  # a worker's task
+R = TypeVar("R")  # its result
+
+
+def supervised(
+    tasks: Iterator[T],
+    jobs: int,
+    run: Callable[[T], R],
+    died: Callable[[T, int | None], R],
+    *,
+    ordered: bool = True,
+) -> Generator[R, None, None]:
+    """``run(task)`` for each of ``tasks`` in up to ``jobs`` forked worker processes (``run``
+    is inherited by the fork, never pickled; its result is). The results come in the tasks'
+    order, or with ``ordered=False`` each as soon as it is made. A worker that dies costs one
+    result, ``died(task, status)`` for the task it was on (``status``: ``waitpid``'s, None when
+    unknown); its other tasks go to the workers again. Ctrl-C or SIGTERM ends the workers (none
+    is left behind) and is raised on: ``KeyboardInterrupt``, or ``SystemExit`` with status 143."""
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None
     # An ignored SIGCHLD (inherited: ``nohup``-style launchers, some CI runners) would have the
     # system reap dead workers itself, and their statuses would be lost.
     children = signal.signal(signal.SIGCHLD, signal.SIG_DFL) if main else None
     try:
-        yield from _Supervisor(tasks, jobs).verdicts()
+        yield from _Supervisor(tasks, jobs, run, died, ordered).results()
     finally:
         if main:
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
@@ -214,10 +235,11 @@ def _frame(value: object) -> bytes:
     return _HEAD.pack(len(data)) + data
 
 
-def _serve(tasks: int, results: int) -> None:
-    """A worker's loop: read a message of tasks, send back each one's verdict as it is made;
-    returns when the parent closes the task pipe (or is gone in the middle of a message). Its
-    ends of the pipes block: a message of any size is read and written whole."""
+def _serve(tasks: int, results: int, run: Callable[[Any], object]) -> None:
+    """A worker's loop: read a message of tasks, send back each one's result (``run``'s, with
+    the seconds it took) as it is made; returns when the parent closes the task pipe (or is gone
+    in the middle of a message). Its ends of the pipes block: a message of any size is read and
+    written whole."""
     with open(tasks, "rb") as reader, open(results, "wb") as writer:
         while True:
             head = _exactly(reader, _HEAD.size)
@@ -228,7 +250,9 @@ def _serve(tasks: int, results: int) -> None:
             if body is None:
                 return
             for task in pickle.loads(body):
-                writer.write(_frame(_verify_star(task)))
+                start = time.perf_counter()
+                result = run(task)
+                writer.write(_frame((time.perf_counter() - start, result)))
                 writer.flush()
 
 
@@ -251,9 +275,9 @@ def _ahead(pace: float | None) -> int:
     return max(1, int(_AHEAD / pace))
 
 
-def _died(task: Task, status: int | None) -> Verdict:
-    """The verdict of the log a worker was verifying when it died (``status``: ``waitpid``'s,
-    None when it could not be had)."""
+def worker_death(status: int | None) -> str:
+    """How a worker ended, from ``waitpid``'s ``status`` (None when it could not be had):
+    ``was killed (SIGKILL); the system may have run out of memory``."""
     if status is None:
         how = "ended unexpectedly"
     elif os.WIFSIGNALED(status):
@@ -267,49 +291,69 @@ def _died(task: Task, status: int | None) -> Verdict:
             how += "; the system may have run out of memory"
     else:
         how = f"ended unexpectedly (exit status {os.waitstatus_to_exitcode(status)})"
+    return how
+
+
+def _died(task: Task, status: int | None) -> Verdict:
+    """The verdict of the log a worker was verifying when it died (``status``: ``waitpid``'s,
+    None when it could not be had)."""
     message = located(
         task[0],
         None,
-        f"internal error: the worker process verifying this log {how}. Please report it with "
-        "this log.",
+        f"internal error: the worker process verifying this log {worker_death(status)}. "
+        "Please report it with this log.",
     )
     return invalid(task[0], message, None, task[2])
 
 
 @dataclass(eq=False)
-class _Worker:
+class _Worker(Generic[T]):
     pid: int
     tasks: int  # the write end of its task pipe (non-blocking)
     results: int  # the read end of its verdict pipe (non-blocking)
-    assigned: deque[tuple[int, Task]] = field(default_factory=deque)  # sent, not yet answered
+    assigned: deque[tuple[int, T]] = field(default_factory=deque)  # sent, not yet answered
     unsent: bytearray = field(default_factory=bytearray)  # tasks the pipe has not taken yet
     waiting: bool = False  # whether the selector wakes the parent when the task pipe has room
     received: bytearray = field(default_factory=bytearray)  # the start of a verdict's message
     size: int = 1  # the next message's number of tasks
 
 
-class _Supervisor:
-    """Up to ``jobs`` worker processes verifying ``tasks``; ``verdicts`` yields their verdicts in
-    the tasks' order."""
+class _Supervisor(Generic[T, R]):
+    """Up to ``jobs`` worker processes doing ``run`` on ``tasks``; ``results`` yields their
+    results in the tasks' order (``ordered``) or as they come, ``died``'s for a task whose
+    worker died (see ``supervised``)."""
 
-    def __init__(self, tasks: Iterator[Task], jobs: int) -> None:
+    def __init__(
+        self,
+        tasks: Iterator[T],
+        jobs: int,
+        run: Callable[[T], R],
+        died: Callable[[T, int | None], R],
+        ordered: bool = True,
+    ) -> None:
         self.tasks = tasks
         self.jobs = jobs
-        self.workers: dict[int, _Worker] = {}  # by the read end of the verdict pipe
-        self.again: list[tuple[int, Task]] = []  # a dead worker's tasks not begun (a heap)
-        self.done: dict[int, Verdict] = {}  # verdicts waiting for an earlier one
+        self.run = run
+        self.died = died
+        self.ordered = ordered
+        self.workers: dict[int, _Worker[T]] = {}  # by the read end of the verdict pipe
+        self.again: list[tuple[int, T]] = []  # a dead worker's tasks not begun (a heap)
+        self.done: dict[int, R] = {}  # verdicts waiting for an earlier one (ordered)
         self.next = 0  # the index of the next verdict to yield
         self.taken = 0  # tasks taken from ``tasks``
         self.exhausted = False
         self.pace: float | None = None  # a log's time, a moving mean of the workers' figures
         self.selector = selectors.DefaultSelector()
 
-    def verdicts(self) -> Iterator[Verdict]:
+    def results(self) -> Iterator[R]:
         finished = False
         try:
             while True:
                 while self.next in self.done:
                     yield self.done.pop(self.next)
+                    self.next += 1
+                while self.done and not self.ordered:  # as they come: ``next`` counts them
+                    yield self.done.pop(next(iter(self.done)))
                     self.next += 1
                 self._feed()
                 if self.exhausted and not (self.again or self.done or self._busy()):
@@ -318,7 +362,7 @@ class _Supervisor:
                 if not self.workers:  # none could be started: verified here, in ``_feed``
                     continue
                 for key, events in self.selector.select():
-                    worker: _Worker = key.data
+                    worker: _Worker[T] = key.data
                     if self.workers.get(worker.results) is not worker:
                         continue  # ended by an earlier event of this round
                     if events & selectors.EVENT_WRITE:
@@ -331,9 +375,9 @@ class _Supervisor:
     def _busy(self) -> bool:
         return any(worker.assigned for worker in self.workers.values())
 
-    def _take(self, count: int) -> list[tuple[int, Task]]:
+    def _take(self, count: int) -> list[tuple[int, T]]:
         """Up to ``count`` tasks: first those a dead worker left, then new ones."""
-        batch: list[tuple[int, Task]] = []
+        batch: list[tuple[int, T]] = []
         while len(batch) < count:
             if self.again:
                 batch.append(heapq.heappop(self.again))
@@ -353,7 +397,7 @@ class _Supervisor:
         so that the first tasks are spread; a new worker while there are fewer than ``jobs``."""
         while True:
             ahead = _ahead(self.pace)
-            hungry: list[_Worker | None] = [
+            hungry: list[_Worker[T] | None] = [
                 w for w in self.workers.values() if len(w.assigned) < ahead
             ]
             if len(self.workers) < self.jobs:
@@ -378,7 +422,7 @@ class _Supervisor:
                 worker.unsent += _frame([task for _, task in batch])
                 self._write(worker)
 
-    def _unstarted(self, batch: list[tuple[int, Task]]) -> None:
+    def _unstarted(self, batch: list[tuple[int, T]]) -> None:
         """No new worker could be started for ``batch``: the workers there are carry on without
         it (and another is tried when one of them dies); with none, this process verifies it."""
         if self.workers:
@@ -387,9 +431,9 @@ class _Supervisor:
                 heapq.heappush(self.again, item)
         else:
             for index, task in batch:
-                self.done[index] = _verify_star(task)
+                self.done[index] = self.run(task)
 
-    def _start(self) -> _Worker:
+    def _start(self) -> _Worker[T]:
         tasks_in, tasks_out = os.pipe()
         results_in, results_out = os.pipe()
         # The worker begins with SIGINT and SIGTERM blocked, so that neither can reach it
@@ -411,7 +455,7 @@ class _Supervisor:
                     os.close(tasks_out)
                     os.close(results_in)
                     _worker_init()
-                    _serve(tasks_in, results_out)
+                    _serve(tasks_in, results_out, self.run)
                     status = 0
                 finally:
                     os._exit(status)  # no exit handler of the parent's, no buffer flushed twice
@@ -419,7 +463,7 @@ class _Supervisor:
             os.close(results_out)
             os.set_blocking(tasks_out, False)
             os.set_blocking(results_in, False)
-            worker = _Worker(pid, tasks_out, results_in)
+            worker: _Worker[T] = _Worker(pid, tasks_out, results_in)
             self.workers[results_in] = worker
             self.selector.register(results_in, selectors.EVENT_READ, worker)
         finally:
@@ -433,7 +477,7 @@ class _Supervisor:
             yield worker.tasks
             yield worker.results
 
-    def _write(self, worker: _Worker) -> None:
+    def _write(self, worker: _Worker[T]) -> None:
         """What the worker's task pipe takes now (a pipe takes part of a big message, or nothing
         when it is full); for the rest the selector wakes the parent when the pipe has room, and
         stops doing so once all is sent."""
@@ -451,7 +495,7 @@ class _Supervisor:
             self.selector.unregister(worker.tasks)
             worker.waiting = False
 
-    def _read(self, worker: _Worker) -> None:
+    def _read(self, worker: _Worker[T]) -> None:
         """The verdicts the worker has sent; at the end of its pipe, its death."""
         try:
             data = os.read(worker.results, 1 << 16)
@@ -469,14 +513,13 @@ class _Supervisor:
             if end > len(buffer):
                 break
             index, _ = worker.assigned.popleft()
-            verdict: Verdict = pickle.loads(buffer[start + _HEAD.size : end])
-            self.done[index] = verdict
+            seconds, self.done[index] = pickle.loads(buffer[start + _HEAD.size : end])
             pace = self.pace
-            self.pace = verdict.seconds if pace is None else pace + (verdict.seconds - pace) / 8
+            self.pace = seconds if pace is None else pace + (seconds - pace) / 8
             start = end
         del buffer[:start]
 
-    def _lost(self, worker: _Worker) -> None:
+    def _lost(self, worker: _Worker[T]) -> None:
         """A worker died: the log it was on gets a verdict saying so, the others go again."""
         self._close(worker)
         status: int | None = None
@@ -484,11 +527,11 @@ class _Supervisor:
             _, status = os.waitpid(worker.pid, 0)
         if worker.assigned:
             index, task = worker.assigned.popleft()
-            self.done[index] = _died(task, status)
+            self.done[index] = self.died(task, status)
             for item in worker.assigned:
                 heapq.heappush(self.again, item)
 
-    def _close(self, worker: _Worker) -> None:
+    def _close(self, worker: _Worker[T]) -> None:
         del self.workers[worker.results]
         for fd in (worker.results, worker.tasks):
             with contextlib.suppress(KeyError):
