@@ -192,19 +192,23 @@ class _Budget:
         self.start = time.monotonic()
         self.deadline = deadline
         self.max_states = max_states
+        self.limit: float = float("inf") if max_states is None else max_states
         self.report = report
         self.report_every = report_every
         self.next_report = self.start + report_every
 
     def tick(self) -> None:
+        """Count one position about to be expanded: ``_Stop`` instead when the position budget
+        is spent (checked every time, so a search expands exactly up to ``max_states``), or,
+        checked every 256 positions, when the deadline has passed."""
         pr = self.progress
+        if pr.states >= self.limit:
+            raise _Stop
         pr.states += 1
         if pr.states & 255 == 0:
             now = time.monotonic()
             pr.seconds = now - self.start
-            if (self.deadline is not None and now >= self.deadline) or (
-                self.max_states is not None and pr.states >= self.max_states
-            ):
+            if self.deadline is not None and now >= self.deadline:
                 raise _Stop
             if self.report is not None and now >= self.next_report:
                 self.next_report = now + self.report_every

@@ -104,6 +104,15 @@ def test_a_budget_gives_up_without_claiming_a_proof(beam_path: str) -> None:
     outcome = search(problem_from_game(game), timeout=None, max_states=300)
     assert outcome.steps is None and not outcome.exhaustive
     assert outcome.progress.phase == "gave up"
+    assert outcome.progress.states == 300  # exactly the budget, not the next multiple of 256
+
+
+@pytest.mark.parametrize("limit", [1, 100, 255, 257])
+def test_a_position_budget_stops_exactly_at_it(limit: int) -> None:
+    cols = [b"\x01", b"\x12", bytes([0x03, 0x2D]), b"", b"", b"\x35", b"\x14"]
+    problem = Problem(cols, [0, 0, 1, 0, 0, 0, 0], [], permissive=False, runs=0, runs_to_win=1)
+    outcome = Solver(problem).solve(max_states=limit)  # a proof takes thousands of positions
+    assert not outcome.exhaustive and outcome.progress.states == limit
 
 
 class _PolishOnce(BeamSolver):
@@ -318,10 +327,11 @@ def test_solve_bad_input(args: list[str], words: str) -> None:
 
 
 def test_solve_gives_up_with_status_1() -> None:
-    result = run("solve", "SP4-S1C-AAAAAAB", "--max-states", "200")
+    result = run("solve", "SP4-S1C-AAAAAAB", "--max-states", "100")
     assert result.exit_code == 1
     assert result.stdout == ""
     assert "gave up, which proves nothing" in result.stderr
+    assert "(100 states in " in result.stderr  # within the limit (it said 256)
 
 
 def _halfway(tmp_path: Path) -> Path:
