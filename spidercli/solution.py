@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spidercli.actions import Action, Deal, Flip, Move
+from spidercli.bounds import lower_bound
 from spidercli.codes import Setup
 from spidercli.engine import Game
 from spidercli.messages import N_, Nn_
@@ -35,11 +36,13 @@ class SolverBugError(RuntimeError):
 
 @dataclass
 class Solved:
-    """A search's result: the winning actions (None when not found) and the final position."""
+    """A search's result: the winning actions (None when not found), the final position, and
+    the lower bound on any win's moves from the start (``bounds.lower_bound``)."""
 
     outcome: Outcome
     actions: list[Action] | None
     game: Game  # the won game, or the starting position when unsolved
+    lower_bound: int = 0
 
     @property
     def exhaustive(self) -> bool:
@@ -105,9 +108,10 @@ def solve_setup(
 ) -> Solved:
     game = Game.from_setup(setup, rules)
     problem = problem_from_game(game)
+    bound = lower_bound(problem)
     outcome = search(problem, timeout=timeout, max_states=max_states, report=report)
     if outcome.steps is None:
-        return Solved(outcome, None, game)
+        return Solved(outcome, None, game, bound)
     solver = Solver(problem)
     steps = outcome.steps
     while True:  # cut detours until none is left
@@ -118,7 +122,7 @@ def solve_setup(
     actions = actions_for(game, steps)  # the starting position becomes the won game
     if game.result != "won":
         raise SolverBugError(f"the solver's line ends {game.result}, not won")
-    return Solved(outcome, actions, game)
+    return Solved(outcome, actions, game, bound)
 
 
 # ---------------------------------------------------------------------------------- hints
