@@ -332,6 +332,13 @@ def test_solve_gives_up_with_status_1() -> None:
     assert result.stdout == ""
     assert "gave up, which proves nothing" in result.stderr
     assert "(100 states in " in result.stderr  # within the limit (it said 256)
+    record = json.loads(run("solve", "SP4-S1C-AAAAAAB", "--max-states", "100", "--json").stdout)
+    assert (record["result"], record["states"], record["moves"], record["log"]) == (
+        "gave-up",
+        100,
+        None,
+        None,
+    )
 
 
 def _halfway(tmp_path: Path) -> Path:
