@@ -491,7 +491,7 @@ def solve(
     from spidercli import api
     from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.rules import ruleset_named
-    from spidercli.solving import check_solvable, no_win_message, solved_message
+    from spidercli.solving import bound_message, check_solvable, no_win_message, solved_message
 
     game: str | MoveLog = code
     try:
@@ -529,6 +529,7 @@ def solve(
         sys.stdout.write(found.log_text)
     sys.stdout.flush()  # written before it is said to be
     print(f"spidercli: {solved_message(setup, found)}", file=sys.stderr)
+    print(f"spidercli: {bound_message(found)}", file=sys.stderr)
 
 
 @app.command()

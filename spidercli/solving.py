@@ -160,6 +160,18 @@ def solved_message(setup: Setup, solution: Solution) -> str:
     ).format(deal=said(setup.name), moves=moves, score=solution.score, searched=searched(solution))
 
 
+def bound_message(solution: Solution) -> str:
+    """The line beside a win: its moves, the lower bound on any win's, and the gap between."""
+    moves = solution.moves
+    assert moves is not None
+    bound = solution.lower_bound
+    return ngettext(
+        "{moves} move; any win takes at least {bound}: gap {gap}",
+        "{moves} moves; any win takes at least {bound}: gap {gap}",
+        moves,
+    ).format(moves=moves, bound=bound, gap=moves - bound)
+
+
 __all__ = [
     "SOLVE_RESULTS",
     "Solution",
