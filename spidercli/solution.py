@@ -17,6 +17,7 @@ from spidercli.bounds import lower_bound
 from spidercli.codes import Setup
 from spidercli.engine import Game
 from spidercli.messages import N_, Nn_
+from spidercli.proof import ProofSearch
 from spidercli.rules import Ruleset
 from spidercli.solver import (
     BeamSolver,
@@ -85,15 +86,15 @@ def search(
     report: Callable[[Progress], None] | None = None,
 ) -> Outcome:
     """Search for a win from ``problem``'s position: beams of growing width first, then (when
-    they fail without running out of budget) over every legal move, which can prove a deal
-    unwinnable."""
+    they fail without running out of budget) the whole space of play (``proof.ProofSearch``),
+    which finds a win or proves the position unwinnable."""
     deadline = None if timeout is None else time.monotonic() + timeout
     outcome = BeamSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
     if outcome.steps is not None or outcome.progress.phase == "gave up":
         return outcome
     spent = outcome.progress.states
     rest = None if max_states is None else max(max_states - spent, 0)
-    proof = Solver(problem).solve(max_states=rest, deadline=deadline, report=report)
+    proof = ProofSearch(problem).solve(max_states=rest, deadline=deadline, report=report)
     proof.progress.states += spent
     return proof
 
