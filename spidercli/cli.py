@@ -437,6 +437,15 @@ def _progress_printer() -> Any:
     return SolveProgress(stderr_console())
 
 
+def _pure_python_note() -> None:
+    """solve's and hint's note on stderr when the solver runs its pure Python pass."""
+    from spidercli.solving import pure_python_note
+
+    note = pure_python_note()
+    if note is not None:
+        print(f"spidercli: {note}", file=sys.stderr)
+
+
 @app.command()
 def solve(
     code: Annotated[
@@ -510,6 +519,7 @@ def solve(
         check_solvable(setup, ruleset)
     except ValueError as err:
         _fail(_message_of(err), None, as_json)
+    _pure_python_note()
     printer = _progress_printer()
     try:
         found = api.solve(
@@ -559,6 +569,7 @@ def hint(
     from spidercli.replay import IllegalLogError
 
     parsed = _load(log, rules, as_json, max_log_bytes)[0]  # the ruleset is checked here too
+    _pure_python_note()
     try:
         found = api.hint(parsed, rules=rules, timeout=timeout)
     except IllegalLogError as err:
@@ -899,8 +910,10 @@ def _root(
     """
     if version:
         from spidercli import __version__
+        from spidercli.solver import solver_pass
 
         print(f"spidercli {__version__}")
+        print(solver_pass())
         raise typer.Exit(0)
     if ctx.invoked_subcommand is None:
         print(ctx.get_help())

@@ -21,7 +21,7 @@ from spidercli.refusals import sentence
 from spidercli.replay import Illegal, figures
 from spidercli.rules import Ruleset, check_playable
 from spidercli.solution import Solved, solve_setup
-from spidercli.solver import Progress
+from spidercli.solver import Progress, pure_python_reason
 
 SolveStatus = Literal["won", "unwinnable", "gave-up"]
 # How a search ends: a win (its line), a proof that none exists (the whole space searched), or a
@@ -160,6 +160,23 @@ def solved_message(setup: Setup, solution: Solution) -> str:
     ).format(deal=said(setup.name), moves=moves, score=solution.score, searched=searched(solution))
 
 
+def pure_python_note() -> str | None:
+    """The note ``solve`` and ``hint`` print on stderr when the search runs its pure Python
+    pass (None when the compiled pass runs): it is many times slower, and its lines within a
+    budget may be longer."""
+    why = pure_python_reason()
+    if why is None:
+        return None
+    if why == "asked":
+        reason = _("SPIDERCLI_PURE_PYTHON is set")
+    else:
+        reason = _("the compiled pass was not built")
+    return _(
+        "note: the solver runs its pure Python pass ({reason}): 25-35 times slower than the "
+        "compiled one, so within a time limit its lines may be longer"
+    ).format(reason=reason)
+
+
 def bound_message(solution: Solution) -> str:
     """The line beside a win: its moves, the lower bound on any win's, and the gap between."""
     moves = solution.moves
@@ -180,6 +197,7 @@ __all__ = [
     "check_solvable",
     "no_hint_message",
     "no_win_message",
+    "pure_python_note",
     "searched",
     "solve_game",
     "solved_message",

@@ -443,3 +443,42 @@ def test_solve_an_explicit_deal_from_its_log() -> None:
     assert replay(log).ok
     missing = run("solve", "no-such-log.yaml")
     assert missing.exit_code == 2 and "nor is it a log file" in missing.stderr
+
+
+# ------------------------------------------------------------------ which pass runs, said
+
+
+def test_version_names_the_solvers_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SPIDERCLI_PURE_PYTHON", raising=False)
+    if compiled_available():
+        assert run("--version").stdout.splitlines()[1] == "solver: compiled pass"
+    monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "1")
+    assert run("--version").stdout.splitlines()[1] == (
+        "solver: pure Python pass (SPIDERCLI_PURE_PYTHON is set)"
+    )
+    monkeypatch.setattr(spidercli.solver, "_compiled", None)  # as where it was never built
+    monkeypatch.delenv("SPIDERCLI_PURE_PYTHON")
+    assert run("-V").stdout.splitlines()[1] == (
+        "solver: pure Python pass (the compiled pass was not built)"
+    )
+
+
+def test_solve_and_hint_note_the_pure_python_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    note = "spidercli: note: the solver runs its pure Python pass ("
+    log = "fixtures/spider-2suit-open.yaml"
+    monkeypatch.delenv("SPIDERCLI_PURE_PYTHON", raising=False)
+    if compiled_available():
+        assert note not in run("solve", "SD1-S1-AAAAAAC", "--max-states", "50").stderr
+        assert note not in run("hint", log, "--timeout", "0.1").stderr
+    monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "1")
+    solved = run("solve", "SD1-S1-AAAAAAC", "--max-states", "50", "--json")
+    assert solved.stderr.startswith(note + "SPIDERCLI_PURE_PYTHON is set): 25-35 times slower")
+    assert json.loads(solved.stdout)["result"] == "gave-up"  # stdout stays the record alone
+    hinted = run("hint", log, "--timeout", "0.1", "--json")
+    assert hinted.stderr.startswith(note) and "reasons" in json.loads(hinted.stdout)
+    monkeypatch.setattr(spidercli.solver, "_compiled", None)
+    monkeypatch.delenv("SPIDERCLI_PURE_PYTHON")
+    cs = run("solve", "SD1-S1-AAAAAAC", "--max-states", "50", "--lang", "cs")
+    assert cs.stderr.startswith(
+        "spidercli: poznámka: řešitel běží v čistém Pythonu (zkompilovaná část nebyla sestavena)"
+    )
