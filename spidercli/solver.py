@@ -18,12 +18,14 @@ the two columns it changes before its position is even built. Narrow beams first
 
 ``Solver`` is one best-first search over everything, by a cost (lower is better) summed over
 columns; with every legal move (``complete``) and no budget, its exhaustion proves that no win
-exists (``solve`` and ``hint`` prove with ``proof.ProofSearch``, which keeps less per position and
-meets positions that differ only in column order once; ``hint`` ranks moves by ``Solver.cost``). Its pruned moves (``moves``) leave out moves that cannot improve anything: a group
-leaves its parent only to reveal a card, empty its column, land on a better parent (same suit
-where it sat on another suit, one rank higher where it sat on a break) or lengthen a one-suit run;
-it goes to an empty column only whole, to the leftmost empty column, and never as a whole column
-(splits are allowed to fill columns before a deal).
+exists. (``solve`` and ``hint`` prove with ``proof.ProofSearch``, which meets positions that
+differ only in column order once, and keeps no position but those on its path; ``hint`` ranks
+moves by ``Solver.cost``, and ``shorten`` uses its every legal move.) Its pruned moves (``moves``)
+leave out moves that cannot improve anything: a group leaves its parent only to reveal a card,
+empty its column, land on a better parent (same suit where it sat on another suit, one rank
+higher where it sat on a break) or lengthen a one-suit run; it goes to an empty column only
+whole, to the leftmost empty column, and never as a whole column (splits are allowed to fill
+columns before a deal).
 """
 
 from __future__ import annotations

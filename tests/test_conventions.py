@@ -18,12 +18,13 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 import pytest
+import typer
 from hypothesis import given
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 from typer.testing import CliRunner
 
-from spidercli import __version__
+from spidercli import __version__, cli
 from spidercli.batch import (
     _github_data,
     _github_property,
@@ -356,14 +357,14 @@ def test_progress_fits_the_terminal(width: int) -> None:
 
 
 def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from spidercli import cli
+    from spidercli.commands.solve import progress_printer
     from spidercli.solver import Progress
 
-    assert cli._progress_printer() is None  # the test's stderr is not a terminal
+    assert progress_printer() is None  # the test's stderr is not a terminal
     err = _Tty()
     monkeypatch.setattr("sys.stderr", err)
     monkeypatch.setenv("COLUMNS", "80")
-    show = cli._progress_printer()
+    show = progress_printer()
     assert show is not None
     show(Progress(states=12345, seconds=2.0, best_runs=3, best_down=7, best_deals=2))
     show.close()
@@ -407,20 +408,18 @@ def test_shell_completion() -> None:
     assert "complete -o default" in script.stdout and "complete_bash" in script.stdout
 
 
-COMMANDS = [
-    "",
-    "replay",
-    "duel",
-    "deal",
-    "solve",
-    "hint",
-    "verify",
-    "tournament",
-    "record",
-    "schema",
-    "import",
-    "import kpat",
-]
+def _command_lines() -> list[str]:
+    """The root, each command of the table, and each command of a group (``import kpat``)."""
+    lines = [""]
+    for name in cli.COMMANDS:
+        lines.append(name)
+        made = cli.command_of(name)
+        if isinstance(made, typer.Typer):
+            lines += [f"{name} {info.name}" for info in made.registered_commands]
+    return lines
+
+
+COMMANDS = _command_lines()
 
 
 @pytest.mark.parametrize("command", COMMANDS)

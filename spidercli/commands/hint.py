@@ -1,0 +1,60 @@
+"""``spidercli hint LOG``: the best next move of a log, with the reason."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from spidercli import api
+from spidercli.cli import LangOption, LogArgument, MaxLogBytesOption, RulesOverride, dump, load
+from spidercli.files import MAX_LOG_BYTES
+from spidercli.i18n import _
+from spidercli.messages import error_json, said
+from spidercli.replay import IllegalLogError
+from spidercli.solving import pure_python_note
+
+
+def hint(
+    log: LogArgument,
+    rules: RulesOverride = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds to search for a win.", min=0.01)
+    ] = 5.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the hint as JSON.")] = False,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
+) -> None:
+    """Name the best next move of a log, with the reason.
+
+    Never a deal, as Pasiáns Pavouk's hint button.
+
+    \b
+    Example:
+      spidercli hint game.yaml --timeout 10
+
+    \b
+    Exit status: 0 a hint (or "no move"); 1 the log has a refused action;
+    2 unusable input.
+    """
+    parsed = load(log, rules, as_json, max_log_bytes)[0]  # the ruleset is checked here too
+    note = pure_python_note()  # the search is slow: say so
+    if note is not None:
+        print(f"spidercli: {note}", file=sys.stderr)
+    try:
+        found = api.hint(parsed, rules=rules, timeout=timeout)
+    except IllegalLogError as err:
+        message = str(err)
+        if as_json:
+            dump(error_json(message, err.line))
+        print(f"spidercli: {said(message)}", file=sys.stderr)
+        raise typer.Exit(err.exit_status) from None
+    if as_json:
+        dump(found.to_json())
+        return
+    why = "; ".join(said(reason) for reason in found.reasons)
+    if found.action is None:
+        print(_("No move to suggest: {reasons}.").format(reasons=why))
+    else:
+        print(_("Hint: {action}  ({reasons})").format(action=found.action, reasons=why))

@@ -1,0 +1,39 @@
+"""``spidercli schema``: the JSON Schemas of the log format, the report and verify's records."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from spidercli.cli import LangOption, dump, fail
+from spidercli.messages import N_
+from spidercli.schema import log_schema, report_schema, verify_schema
+
+
+def schema(
+    report: Annotated[
+        bool, typer.Option("--report", help="The schema of replay --json's report instead.")
+    ] = False,
+    records: Annotated[
+        bool,
+        typer.Option("--verify", help="The schema of verify's JSON records (json, jsonl) instead."),
+    ] = False,
+    lang: LangOption = None,
+) -> None:
+    """Print a JSON Schema of the move log format (for editors).
+
+    With --report, of replay --json's report; with --verify, of a record of
+    verify --format jsonl (or json).
+
+    \b
+    Examples:
+      spidercli schema > spidercli-log.schema.json
+      spidercli schema --report > spidercli-report.schema.json
+
+    \b
+    Exit status: 0; 2 both --report and --verify.
+    """
+    if report and records:
+        fail(N_("--report and --verify: give one of them, not both"), None, False)
+    dump(report_schema() if report else verify_schema() if records else log_schema())

@@ -1,0 +1,121 @@
+"""``spidercli solve CODE|LOG``: a search for a win, printed as a move log."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from spidercli import api
+from spidercli.cli import LangOption, dump, fail, load, write_output
+from spidercli.codes import CodeError, Setup, parse_code
+from spidercli.logtypes import MoveLog
+from spidercli.messages import N_, message_of
+from spidercli.rules import RULESETS, ruleset_named
+from spidercli.solving import (
+    bound_message,
+    check_solvable,
+    no_win_message,
+    pure_python_note,
+    solved_message,
+)
+from spidercli.terminal import SolveProgress, stderr_console
+
+
+def solve(
+    code: Annotated[
+        str,
+        typer.Argument(
+            help="A game code (SP2-S1C-AAAAABD), or a log whose deal (code or deal:) to solve.",
+            metavar="CODE|LOG",
+        ),
+    ],
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help=f"Ruleset the log is written for ({', '.join(RULESETS)}; default: the log's, "
+            "else classic).",
+        ),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Give up after this many seconds.", min=0.01)
+    ] = 60.0,
+    max_states: Annotated[
+        int | None,
+        typer.Option(
+            "--max-states", help="Give up after this many positions (a fixed budget).", min=1
+        ),
+    ] = None,
+    output: Annotated[
+        str | None, typer.Option("-o", "--output", help="Write the log here instead of stdout.")
+    ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the search's record as JSON (the log is in it when won)."
+        ),
+    ] = False,
+    lang: LangOption = None,
+) -> None:
+    """Search for a win and print it as a move log.
+
+    The log carries its expect block; `spidercli replay` verifies it.
+
+    \b
+    Examples:
+      spidercli solve SP1-S1C-AAAAABD -o win.yaml
+      spidercli solve SP4-S1C-AAAAAAA --timeout 300
+      spidercli solve KP4-17 --json
+
+    \b
+    Exit status: 0 solved; 1 no win found (proven unwinnable, or the budget
+    ran out); 2 unusable input.
+    """
+    game: str | MoveLog = code
+    try:
+        setup = Setup.from_code(parse_code(code))
+        ruleset = ruleset_named(rules or "classic")
+    except CodeError as err:
+        if not os.path.isfile(code):
+            fail(N_("{error}; nor is it a log file", error=message_of(err)), None, as_json)
+        game, ruleset = load(code, rules, as_json)
+        setup = game.deal
+    except ValueError as err:
+        fail(message_of(err), None, as_json)
+    try:
+        check_solvable(setup, ruleset)
+    except ValueError as err:
+        fail(message_of(err), None, as_json)
+    note = pure_python_note()  # the search is slow and may find longer lines: say so
+    if note is not None:
+        print(f"spidercli: {note}", file=sys.stderr)
+    printer = progress_printer()
+    try:
+        found = api.solve(
+            game, rules=rules, timeout=timeout, max_states=max_states, progress=printer
+        )
+    finally:
+        if printer is not None:
+            printer.close()
+    if found.log_text is not None and output is not None:
+        write_output(output, found.log_text, as_json)
+    if as_json:
+        dump(found.to_json())
+    if found.log_text is None:
+        print(f"spidercli: {no_win_message(setup, found)}", file=sys.stderr)
+        raise typer.Exit(1)
+    if output is None and not as_json:
+        sys.stdout.write(found.log_text)
+    sys.stdout.flush()  # written before it is said to be
+    print(f"spidercli: {solved_message(setup, found)}", file=sys.stderr)
+    print(f"spidercli: {bound_message(found)}", file=sys.stderr)
+
+
+def progress_printer() -> SolveProgress | None:
+    """solve's live line on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty():
+        return None
+    return SolveProgress(stderr_console())

@@ -1,0 +1,126 @@
+"""``spidercli verify PATH...``: many logs verified in worker processes, written in a format."""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from spidercli import api
+from spidercli.batch import find_logs, wants_json, write_verdicts
+from spidercli.cli import (
+    JobsOption,
+    LangOption,
+    MaxLogBytesOption,
+    PathsArgument,
+    fail,
+    unusable,
+)
+from spidercli.errors import InputError, OutputError
+from spidercli.files import MAX_LOG_BYTES
+from spidercli.i18n import _
+from spidercli.messages import N_
+from spidercli.rules import RULESETS
+from spidercli.terminal import stderr_console, verify_bar
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
+    junit = "junit"
+    github = "github"
+    concise = "concise"
+
+
+def verify(
+    paths: PathsArgument,
+    fmt: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            "-f",
+            help="table, json (one array), jsonl, csv, junit, github (workflow annotations), "
+            "concise (path:line: status rule: message).",
+        ),
+    ] = Format.table,
+    jobs: JobsOption = None,
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", help=f"Ruleset for every log ({', '.join(RULESETS)})."),
+    ] = None,
+    html_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--html-dir",
+            help="Write an HTML page per log that is not valid, and an index, into DIR.",
+            metavar="DIR",
+        ),
+    ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="List only the logs that are not valid."),
+    ] = False,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    lang: LangOption = None,
+) -> None:
+    """Verify many logs at once; one bad file never stops the rest.
+
+    \b
+    Examples:
+      spidercli verify logs/
+      spidercli verify -q 'logs/**/*.yaml'
+      spidercli verify logs/ --format github    (in a GitHub Actions step)
+
+    \b
+    Exit status: 0 all valid; 1 any illegal or failing its expect;
+    2 any unusable, or no logs found.
+    """
+    workers = jobs or os.cpu_count() or 1
+    try:
+        verdicts = api.verify(
+            paths,
+            rules=rules,
+            jobs=workers,
+            max_bytes=max_log_bytes,
+            html_dir=html_dir,
+            with_json=wants_json(fmt.value),
+        )
+    except InputError as err:  # an unknown ruleset, no logs
+        unusable(err, False)
+    if html_dir is not None:
+        try:
+            os.makedirs(html_dir, exist_ok=True)
+        except OSError as err:
+            why = N_("cannot be created: {reason}", reason=err.strerror or str(err))
+            fail(N_("--html-dir {dir}: {why}", dir=html_dir, why=why), None, False)
+    tick = None
+    bar = None
+    if sys.stderr.isatty():
+        total = sum(1 for _ in find_logs(paths))  # a second, cheap walk: memory stays flat
+        bar = verify_bar(total, stderr_console(), stdout_is_terminal=sys.stdout.isatty())
+        bar.start()
+
+        def tick(_: object) -> None:
+            bar.advance(bar.task_ids[0])
+
+    try:
+        tally = write_verdicts(
+            verdicts, sys.stdout, fmt=fmt.value, tick=tick, html_dir=html_dir, quiet=quiet
+        )
+    except OutputError as err:  # the index of --html-dir, JUnit's temporary file
+        fail(err.message, None, False, err.exit_status)
+    finally:
+        if bar is not None:
+            bar.stop()
+    sys.stdout.flush()  # a listing that cannot be written is said before the summary
+    if fmt is not Format.table:
+        print(f"spidercli: {tally.summary()}", file=sys.stderr)
+    if html_dir is not None:
+        pages = _("pages in {index}").format(index=os.path.join(html_dir, "index.html"))
+        print(f"spidercli: {pages}", file=sys.stderr)
+    raise typer.Exit(tally.exit_code)
