@@ -30,6 +30,7 @@ _PUBLIC: dict[str, str] = {
     "replay": "spidercli.api",
     "deal": "spidercli.api",
     "hint": "spidercli.api",
+    "solve": "spidercli.api",
     "verify": "spidercli.api",
     "standings": "spidercli.api",
     "duel": "spidercli.api",
@@ -48,6 +49,7 @@ _PUBLIC: dict[str, str] = {
     "Verdict": "spidercli.verdict",
     "Replayed": "spidercli.verdict",
     "Hint": "spidercli.solution",
+    "Solution": "spidercli.solving",
     "TournamentResult": "spidercli.tournament",
     "Standing": "spidercli.tournament",
     "Submission": "spidercli.tournament",
@@ -75,6 +77,7 @@ __all__ = [
     "Recorded",
     "Replayed",
     "Report",
+    "Solution",
     "Standing",
     "Submission",
     "TournamentResult",
@@ -88,6 +91,7 @@ __all__ = [
     "record_file",
     "record_text",
     "replay",
+    "solve",
     "standings",
     "verify",
 ]
@@ -103,6 +107,7 @@ if TYPE_CHECKING:
     from spidercli.api import record_file as record_file
     from spidercli.api import record_text as record_text
     from spidercli.api import replay as replay
+    from spidercli.api import solve as solve
     from spidercli.api import standings as standings
     from spidercli.api import verify as verify
     from spidercli.errors import InputError as InputError
@@ -119,6 +124,7 @@ if TYPE_CHECKING:
     from spidercli.replay import Mismatch as Mismatch
     from spidercli.replay import Report as Report
     from spidercli.solution import Hint as Hint
+    from spidercli.solving import Solution as Solution
     from spidercli.tournament import Standing as Standing
     from spidercli.tournament import Submission as Submission
     from spidercli.tournament import TournamentResult as TournamentResult

@@ -21,7 +21,7 @@ table; the command calls it.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Literal
 
 from spidercli.files import MAX_LOG_BYTES
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from spidercli.record import Recorded
     from spidercli.replay import Board, ReplayVisitor, Report
     from spidercli.solution import Hint
+    from spidercli.solver import Progress
+    from spidercli.solving import Solution
     from spidercli.tournament import TournamentResult
     from spidercli.verdict import Verdict
 
@@ -225,6 +227,53 @@ def hint(log: MoveLog, *, rules: str | None = None, timeout: float = 5.0) -> Hin
     return best(report.game, timeout=seconds)
 
 
+def solve(
+    game: str | MoveLog,
+    *,
+    rules: str | None = None,
+    timeout: float | None = 60.0,
+    max_states: int | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> Solution:
+    """Search for a win of a deal, as ``spidercli solve`` does: always a ``Solution``, whose
+    ``result`` says how the search ended: ``"won"`` (``moves`` and ``log_text``, the winning log
+    as ``solve -o`` writes it), ``"unwinnable"`` (the whole space was searched: no win exists) or
+    ``"gave-up"`` (the budget ran out, which proves nothing).
+
+    ``game``: a game code (``"KP4-17"``, ``"SP2-S1C-AAAAAAA"``), or a ``MoveLog`` whose deal
+    (from the start, whatever its moves) is solved. ``rules``: the ruleset the log is written
+    for; None: the log's, else classic. ``timeout``: seconds (None: no limit); ``max_states``:
+    the most positions searched (None: no limit), a budget the same on every machine.
+    ``InputError`` for text that is not a game code, an unknown ruleset, or one that cannot play
+    the deal. ``progress`` is the command line's (its live line), not part of the public API.
+    """
+    from spidercli.codes import CodeError, Setup, parse_code
+    from spidercli.errors import InputError
+    from spidercli.logtypes import MoveLog
+    from spidercli.messages import message_of
+    from spidercli.replay import choose_rules
+    from spidercli.rules import ruleset_named
+    from spidercli.solving import solve_game
+
+    seconds = None if timeout is None else _seconds(timeout, "timeout")
+    budget = None if max_states is None else _positive(max_states, "max_states")
+    if isinstance(game, MoveLog):
+        ruleset = choose_rules(game, _rules(rules))
+        setup = game.deal
+    elif isinstance(game, str):
+        try:
+            setup = Setup.from_code(parse_code(game))
+            ruleset = ruleset_named(_rules(rules) or "classic")
+        except (CodeError, ValueError) as err:
+            raise InputError(message_of(err)) from err
+    else:
+        raise TypeError(f"game must be a game code (str) or a MoveLog, not {type(game).__name__}")
+    try:
+        return solve_game(setup, ruleset, timeout=seconds, max_states=budget, report=progress)
+    except ValueError as err:
+        raise InputError(message_of(err)) from err
+
+
 # ------------------------------------------------------------------------------ many logs
 
 
@@ -366,6 +415,7 @@ __all__ = [
     "record_file",
     "record_text",
     "replay",
+    "solve",
     "standings",
     "verify",
 ]

@@ -406,8 +406,10 @@ def _root(
     """
     if version:
         from spidercli import __version__
+        from spidercli.solver import solver_pass
 
         print(f"spidercli {__version__}")
+        print(solver_pass())
         raise typer.Exit(0)
     if ctx.invoked_subcommand is None:
         print(ctx.get_help())

@@ -13,9 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spidercli.actions import Action, Deal, Flip, Move
+from spidercli.bounds import lower_bound
 from spidercli.codes import Setup
 from spidercli.engine import Game
 from spidercli.messages import N_, Nn_
+from spidercli.proof import ProofSearch
 from spidercli.rules import Ruleset
 from spidercli.solver import (
     BeamSolver,
@@ -36,11 +38,13 @@ class SolverBugError(RuntimeError):
 
 @dataclass
 class Solved:
-    """A search's result: the winning actions (None when not found) and the final position."""
+    """A search's result: the winning actions (None when not found), the final position, and
+    the lower bound on any win's moves from the start (``bounds.lower_bound``)."""
 
     outcome: Outcome
     actions: list[Action] | None
     game: Game  # the won game, or the starting position when unsolved
+    lower_bound: int = 0
 
     @property
     def exhaustive(self) -> bool:
@@ -83,15 +87,15 @@ def search(
     report: Callable[[Progress], None] | None = None,
 ) -> Outcome:
     """Search for a win from ``problem``'s position: beams of growing width first, then (when
-    they fail without running out of budget) over every legal move, which can prove a deal
-    unwinnable."""
+    they fail without running out of budget) the whole space of play (``proof.ProofSearch``),
+    which finds a win or proves the position unwinnable."""
     deadline = None if timeout is None else time.monotonic() + timeout
     outcome = BeamSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
     if outcome.steps is not None or outcome.progress.phase == "gave up":
         return outcome
     spent = outcome.progress.states
     rest = None if max_states is None else max(max_states - spent, 0)
-    proof = Solver(problem).solve(max_states=rest, deadline=deadline, report=report)
+    proof = ProofSearch(problem).solve(max_states=rest, deadline=deadline, report=report)
     proof.progress.states += spent
     return proof
 
@@ -106,9 +110,10 @@ def solve_setup(
 ) -> Solved:
     game = Game.from_setup(setup, rules)
     problem = problem_from_game(game)
+    bound = lower_bound(problem)
     outcome = search(problem, timeout=timeout, max_states=max_states, report=report)
     if outcome.steps is None:
-        return Solved(outcome, None, game)
+        return Solved(outcome, None, game, bound)
     solver = Solver(problem)
     steps = outcome.steps
     while True:  # cut detours until none is left
@@ -119,7 +124,7 @@ def solve_setup(
     actions = actions_for(game, steps)  # the starting position becomes the won game
     if game.result != "won":
         raise SolverBugError(f"the solver's line ends {game.result}, not won")
-    return Solved(outcome, actions, game)
+    return Solved(outcome, actions, game, bound)
 
 
 # ---------------------------------------------------------------------------------- hints

@@ -18,11 +18,14 @@ the two columns it changes before its position is even built. Narrow beams first
 
 ``Solver`` is one best-first search over everything, by a cost (lower is better) summed over
 columns; with every legal move (``complete``) and no budget, its exhaustion proves that no win
-exists. Its pruned moves (``moves``) leave out moves that cannot improve anything: a group
-leaves its parent only to reveal a card, empty its column, land on a better parent (same suit
-where it sat on another suit, one rank higher where it sat on a break) or lengthen a one-suit run;
-it goes to an empty column only whole, to the leftmost empty column, and never as a whole column
-(splits are allowed to fill columns before a deal).
+exists. (``solve`` and ``hint`` prove with ``proof.ProofSearch``, which meets positions that
+differ only in column order once, and keeps no position but those on its path; ``hint`` ranks
+moves by ``Solver.cost``, and ``shorten`` uses its every legal move.) Its pruned moves (``moves``)
+leave out moves that cannot improve anything: a group leaves its parent only to reveal a card,
+empty its column, land on a better parent (same suit where it sat on another suit, one rank
+higher where it sat on a break) or lengthen a one-suit run; it goes to an empty column only
+whole, to the leftmost empty column, and never as a whole column (splits are allowed to fill
+columns before a deal).
 """
 
 from __future__ import annotations
@@ -54,7 +57,29 @@ def compiled_available() -> bool:
 def compiled_by_default() -> bool:
     """The beam's default: the compiled pass when built, unless SPIDERCLI_PURE_PYTHON is set
     (to anything but empty or 0)."""
-    return _compiled is not None and os.environ.get("SPIDERCLI_PURE_PYTHON", "") in ("", "0")
+    return pure_python_reason() is None
+
+
+def pure_python_reason() -> str | None:
+    """Why the beam runs its pure Python pass by default: ``"not built"`` (the compiled pass is
+    missing: no compiler at install, or its build failed), ``"asked"`` (SPIDERCLI_PURE_PYTHON
+    is set), or None: the compiled pass runs."""
+    if _compiled is None:
+        return "not built"
+    if os.environ.get("SPIDERCLI_PURE_PYTHON", "") not in ("", "0"):
+        return "asked"
+    return None
+
+
+def solver_pass() -> str:
+    """The solver's pass in use, for ``--version`` (English, as the version line):
+    ``solver: compiled pass`` or ``solver: pure Python pass (...)``, saying why."""
+    why = pure_python_reason()
+    if why is None:
+        return "solver: compiled pass"
+    if why == "asked":
+        return "solver: pure Python pass (SPIDERCLI_PURE_PYTHON is set)"
+    return "solver: pure Python pass (the compiled pass was not built)"
 
 
 class Position(NamedTuple):
@@ -193,19 +218,23 @@ class _Budget:
         self.start = time.monotonic()
         self.deadline = deadline
         self.max_states = max_states
+        self.limit: float = float("inf") if max_states is None else max_states
         self.report = report
         self.report_every = report_every
         self.next_report = self.start + report_every
 
     def tick(self) -> None:
+        """Count one position about to be expanded: ``_Stop`` instead when the position budget
+        is spent (checked every time, so a search expands exactly up to ``max_states``), or,
+        checked every 256 positions, when the deadline has passed."""
         pr = self.progress
+        if pr.states >= self.limit:
+            raise _Stop
         pr.states += 1
         if pr.states & 255 == 0:
             now = time.monotonic()
             pr.seconds = now - self.start
-            if (self.deadline is not None and now >= self.deadline) or (
-                self.max_states is not None and pr.states >= self.max_states
-            ):
+            if self.deadline is not None and now >= self.deadline:
                 raise _Stop
             if self.report is not None and now >= self.next_report:
                 self.next_report = now + self.report_every

@@ -1,11 +1,17 @@
-"""``spidercli solve`` and ``hint`` without the command line: what to say about the search.
+"""``spidercli solve`` and ``hint`` without the command line: what a search found, and what to
+say about it.
 
-``solve_target`` reads a game code (or, failing that, leaves the caller to read a log) and checks
-the ruleset; ``win_log`` is the winning line as a move log with its ``expect`` block; the
-sentences on the search's end (won, proven unwinnable, budget spent) are built here, once.
+``solve_game`` searches a deal and returns its ``Solution``, the one record of a search's end
+(``solve --json`` prints it, the API's ``solve`` returns it): won, proven unwinnable, or gave up.
+``check_solvable`` checks the ruleset; ``win_log`` is the winning line as a move log with its
+``expect`` block; the sentences on the search's end are built here, once.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
 
 from spidercli.codes import Setup
 from spidercli.i18n import _, ngettext
@@ -14,7 +20,85 @@ from spidercli.messages import N_, message_of, said
 from spidercli.refusals import sentence
 from spidercli.replay import Illegal, figures
 from spidercli.rules import Ruleset, check_playable
-from spidercli.solution import Solved
+from spidercli.solution import Solved, solve_setup
+from spidercli.solver import Progress, pure_python_reason
+
+SolveStatus = Literal["won", "unwinnable", "gave-up"]
+# How a search ends: a win (its line), a proof that none exists (the whole space searched), or a
+# spent budget (which proves nothing).
+SOLVE_RESULTS: tuple[SolveStatus, ...] = ("won", "unwinnable", "gave-up")
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What a search found, as ``solve --json``'s record: ``game`` (the canonical game code,
+    None for a written-out deal), ``deal_id``, ``rules`` (the ruleset's name), ``result`` (one
+    of ``SOLVE_RESULTS``), ``moves`` (the winning line's moves, deals counted, as the log's
+    ``expect`` block states them; None unless won), ``lower_bound`` (no win from the deal takes
+    fewer moves), ``states`` (positions searched), ``seconds`` (the search's time), and
+    ``log_text`` (the winning log, as ``solve -o`` writes it; None unless won). ``score`` is the
+    winning log's score (None unless won): the closing line says it; the record leaves it to
+    the log."""
+
+    game: str | None
+    deal_id: str
+    rules: str
+    result: SolveStatus
+    moves: int | None
+    lower_bound: int
+    states: int
+    seconds: float
+    log_text: str | None
+    score: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """``solve --json``'s record (``log_text`` as ``log``, the seconds to the millisecond)."""
+        return {
+            "game": self.game,
+            "deal_id": self.deal_id,
+            "rules": self.rules,
+            "result": self.result,
+            "moves": self.moves,
+            "lower_bound": self.lower_bound,
+            "states": self.states,
+            "seconds": round(self.seconds, 3),
+            "log": self.log_text,
+        }
+
+
+# One record, two names: ``Solution`` in the Python API, ``SolveResult`` where records are written.
+SolveResult = Solution
+
+
+def solve_game(
+    setup: Setup,
+    rules: Ruleset,
+    *,
+    timeout: float | None = 60.0,
+    max_states: int | None = None,
+    report: Callable[[Progress], None] | None = None,
+) -> Solution:
+    """Search ``setup`` under ``rules`` (checked with ``check_solvable`` first) within the budget
+    (``timeout`` seconds, ``max_states`` positions; None: no limit), ``report`` called with the
+    progress now and then; the search's ``Solution``. ``ValueError`` (``check_solvable``'s) when
+    the ruleset cannot play the deal."""
+    check_solvable(setup, rules)
+    solved = solve_setup(setup, rules, timeout=timeout, max_states=max_states, report=report)
+    p = solved.progress
+    code = setup.code
+    won = solved.actions is not None
+    return Solution(
+        game=None if code is None else code.canonical,
+        deal_id=setup.deal_id,
+        rules=rules.name,
+        result="won" if won else "unwinnable" if solved.exhaustive else "gave-up",
+        moves=solved.game.moves if won else None,
+        lower_bound=solved.lower_bound,
+        states=p.states,
+        seconds=p.seconds,
+        log_text=win_log(setup, rules, solved) if won else None,
+        score=solved.game.score if won else None,
+    )
 
 
 def check_solvable(setup: Setup, rules: Ruleset) -> None:
@@ -25,24 +109,24 @@ def check_solvable(setup: Setup, rules: Ruleset) -> None:
         raise ValueError(N_("{error} ({deal})", error=message_of(err), deal=setup.name)) from err
 
 
-def searched(solved: Solved) -> str:
+def searched(solution: Solution) -> str:
     """How much was searched: ``12,345 states in 0.52 s``."""
-    p = solved.progress
+    states = solution.states
     return ngettext(
-        "{states:,} state in {seconds:.2f} s", "{states:,} states in {seconds:.2f} s", p.states
-    ).format(states=p.states, seconds=p.seconds)
+        "{states:,} state in {seconds:.2f} s", "{states:,} states in {seconds:.2f} s", states
+    ).format(states=states, seconds=solution.seconds)
 
 
-def no_win_message(setup: Setup, solved: Solved) -> str:
+def no_win_message(setup: Setup, solution: Solution) -> str:
     """Why there is no log: the deal is proven unwinnable, or the budget ran out."""
-    if solved.exhaustive:
+    if solution.result == "unwinnable":
         return _("{deal} cannot be won: every line of play was searched ({searched})").format(
-            deal=said(setup.name), searched=searched(solved)
+            deal=said(setup.name), searched=searched(solution)
         )
     return _(
         "no win found for {deal} within the budget ({searched}); the search gave up, which "
         "proves nothing"
-    ).format(deal=said(setup.name), searched=searched(solved))
+    ).format(deal=said(setup.name), searched=searched(solution))
 
 
 def no_hint_message(illegal: Illegal) -> str:
@@ -65,21 +149,57 @@ def win_log(setup: Setup, rules: Ruleset, solved: Solved) -> str:
     )
 
 
-def solved_message(setup: Setup, solved: Solved) -> str:
+def solved_message(setup: Setup, solution: Solution) -> str:
     """The closing line of a win: the moves, the score and the search."""
-    g = solved.game
+    moves = solution.moves
+    assert moves is not None
     return ngettext(
         "solved {deal} in {moves} move, score {score} ({searched})",
         "solved {deal} in {moves} moves, score {score} ({searched})",
-        g.moves,
-    ).format(deal=said(setup.name), moves=g.moves, score=g.score, searched=searched(solved))
+        moves,
+    ).format(deal=said(setup.name), moves=moves, score=solution.score, searched=searched(solution))
+
+
+def pure_python_note() -> str | None:
+    """The note ``solve`` and ``hint`` print on stderr when the search runs its pure Python
+    pass (None when the compiled pass runs): it is many times slower, and its lines within a
+    budget may be longer."""
+    why = pure_python_reason()
+    if why is None:
+        return None
+    if why == "asked":
+        reason = _("SPIDERCLI_PURE_PYTHON is set")
+    else:
+        reason = _("the compiled pass was not built")
+    return _(
+        "note: the solver runs its pure Python pass ({reason}): 25-35 times slower than the "
+        "compiled one, so within a time limit its lines may be longer"
+    ).format(reason=reason)
+
+
+def bound_message(solution: Solution) -> str:
+    """The line beside a win: its moves, the lower bound on any win's, and the gap between."""
+    moves = solution.moves
+    assert moves is not None
+    bound = solution.lower_bound
+    return ngettext(
+        "{moves} move; any win takes at least {bound}: gap {gap}",
+        "{moves} moves; any win takes at least {bound}: gap {gap}",
+        moves,
+    ).format(moves=moves, bound=bound, gap=moves - bound)
 
 
 __all__ = [
+    "SOLVE_RESULTS",
+    "Solution",
+    "SolveResult",
+    "SolveStatus",
     "check_solvable",
     "no_hint_message",
     "no_win_message",
+    "pure_python_note",
     "searched",
+    "solve_game",
     "solved_message",
     "win_log",
 ]

@@ -482,6 +482,73 @@ def test_hint_rules_and_timeout_are_checked() -> None:
         spidercli.hint(log, timeout=0)
 
 
+# ---------------------------------------------------------------------------------- solve
+
+
+def _without_time(record: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if key != "seconds"}
+
+
+def test_solve_is_solve_json(tmp_path: Path) -> None:
+    """Won, gave up (a budget of positions, the same on every machine), from a code and from a
+    log: the record is ``solve --json``'s, key for key (the time aside), and a win's log text is
+    the file ``solve -o`` writes."""
+    out = tmp_path / "win.yaml"
+    cases: list[tuple[list[str], str | spidercli.MoveLog, dict[str, Any]]] = [
+        (["SP1-S1C-AAAAAAB", "-o", str(out)], "SP1-S1C-AAAAAAB", {}),
+        (["SP4-S1C-AAAAAAB", "--max-states", "300"], "SP4-S1C-AAAAAAB", {"max_states": 300}),
+        (
+            ["fixtures/spiderette-1suit-win-explicit.yaml", "--rules", "classic"],
+            spidercli.read_log("fixtures/spiderette-1suit-win-explicit.yaml"),
+            {"rules": "classic"},
+        ),
+    ]
+    runs = cli_runs([["solve", *args, "--json"] for args, _, _ in cases])
+    found = [spidercli.solve(game, timeout=60, **options) for _, game, options in cases]
+    for run, solution in zip(runs, found, strict=True):
+        record = run.json()
+        assert list(record) == [
+            "game", "deal_id", "rules", "result", "moves", "lower_bound", "states", "seconds", "log"
+        ]  # fmt: skip
+        assert _without_time(record) == _without_time(solution.to_json())
+        assert isinstance(record["seconds"], float) and record["seconds"] >= 0
+        assert run.status == (0 if solution.result == "won" else 1)
+    won, gave_up, explicit = found
+    assert won.result == "won" and won.log_text == out.read_text()
+    assert won.moves is not None and won.lower_bound <= won.moves
+    assert spidercli.replay(spidercli.parse_log(won.log_text)).moves == won.moves
+    assert gave_up.result == "gave-up" and gave_up.states == 300
+    assert gave_up.moves is None and gave_up.log_text is None
+    assert explicit.game is None and explicit.rules == "classic" and explicit.result == "won"
+    assert runs[2].json()["log"] == explicit.log_text
+    assert explicit.log_text is not None and "rules: classic" in explicit.log_text
+
+
+def test_solve_errors_are_the_commands() -> None:
+    calls = [
+        ["SP3-S1C-AAAAAAA"],
+        ["SP1-S1C-AAAAAAA", "--rules", "clasic"],
+        ["SP4-S1C-AAAAAAA", "--rules", "duel"],
+        ["SD1-S1-AAAAAAA", "--rules", "pavouk"],
+    ]
+    runs = cli_runs([["solve", *args, "--json"] for args in calls])
+    for args, run in zip(calls, runs, strict=True):
+        rules = args[2] if len(args) > 2 else None
+        with pytest.raises(spidercli.InputError) as caught:
+            spidercli.solve(args[0], rules=rules)
+        # the command reads a log where the argument is no game code, and says so too
+        message = str(caught.value) + ("; nor is it a log file" if args == calls[0] else "")
+        assert run.status == caught.value.exit_status == 2
+        assert error_of(run) == (message, caught.value.line)
+        assert said_error(run) == message
+    with pytest.raises(TypeError, match="game code"):
+        spidercli.solve(17)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="timeout"):
+        spidercli.solve("SP1-S1C-AAAAAAA", timeout=0)
+    with pytest.raises(ValueError, match="max_states must be 1 or more"):
+        spidercli.solve("SP1-S1C-AAAAAAA", max_states=0)
+
+
 # ---------------------------------------------------------------------------------- record
 
 

@@ -104,6 +104,15 @@ def test_a_budget_gives_up_without_claiming_a_proof(beam_path: str) -> None:
     outcome = search(problem_from_game(game), timeout=None, max_states=300)
     assert outcome.steps is None and not outcome.exhaustive
     assert outcome.progress.phase == "gave up"
+    assert outcome.progress.states == 300  # exactly the budget, not the next multiple of 256
+
+
+@pytest.mark.parametrize("limit", [1, 100, 255, 257])
+def test_a_position_budget_stops_exactly_at_it(limit: int) -> None:
+    cols = [b"\x01", b"\x12", bytes([0x03, 0x2D]), b"", b"", b"\x35", b"\x14"]
+    problem = Problem(cols, [0, 0, 1, 0, 0, 0, 0], [], permissive=False, runs=0, runs_to_win=1)
+    outcome = Solver(problem).solve(max_states=limit)  # a proof takes thousands of positions
+    assert not outcome.exhaustive and outcome.progress.states == limit
 
 
 class _PolishOnce(BeamSolver):
@@ -318,10 +327,18 @@ def test_solve_bad_input(args: list[str], words: str) -> None:
 
 
 def test_solve_gives_up_with_status_1() -> None:
-    result = run("solve", "SP4-S1C-AAAAAAB", "--max-states", "200")
+    result = run("solve", "SP4-S1C-AAAAAAB", "--max-states", "100")
     assert result.exit_code == 1
     assert result.stdout == ""
     assert "gave up, which proves nothing" in result.stderr
+    assert "(100 states in " in result.stderr  # within the limit (it said 256)
+    record = json.loads(run("solve", "SP4-S1C-AAAAAAB", "--max-states", "100", "--json").stdout)
+    assert (record["result"], record["states"], record["moves"], record["log"]) == (
+        "gave-up",
+        100,
+        None,
+        None,
+    )
 
 
 def _halfway(tmp_path: Path) -> Path:
@@ -426,3 +443,42 @@ def test_solve_an_explicit_deal_from_its_log() -> None:
     assert replay(log).ok
     missing = run("solve", "no-such-log.yaml")
     assert missing.exit_code == 2 and "nor is it a log file" in missing.stderr
+
+
+# ------------------------------------------------------------------ which pass runs, said
+
+
+def test_version_names_the_solvers_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SPIDERCLI_PURE_PYTHON", raising=False)
+    if compiled_available():
+        assert run("--version").stdout.splitlines()[1] == "solver: compiled pass"
+    monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "1")
+    assert run("--version").stdout.splitlines()[1] == (
+        "solver: pure Python pass (SPIDERCLI_PURE_PYTHON is set)"
+    )
+    monkeypatch.setattr(spidercli.solver, "_compiled", None)  # as where it was never built
+    monkeypatch.delenv("SPIDERCLI_PURE_PYTHON")
+    assert run("-V").stdout.splitlines()[1] == (
+        "solver: pure Python pass (the compiled pass was not built)"
+    )
+
+
+def test_solve_and_hint_note_the_pure_python_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    note = "spidercli: note: the solver runs its pure Python pass ("
+    log = "fixtures/spider-2suit-open.yaml"
+    monkeypatch.delenv("SPIDERCLI_PURE_PYTHON", raising=False)
+    if compiled_available():
+        assert note not in run("solve", "SD1-S1-AAAAAAC", "--max-states", "50").stderr
+        assert note not in run("hint", log, "--timeout", "0.1").stderr
+    monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "1")
+    solved = run("solve", "SD1-S1-AAAAAAC", "--max-states", "50", "--json")
+    assert solved.stderr.startswith(note + "SPIDERCLI_PURE_PYTHON is set): 25-35 times slower")
+    assert json.loads(solved.stdout)["result"] == "gave-up"  # stdout stays the record alone
+    hinted = run("hint", log, "--timeout", "0.1", "--json")
+    assert hinted.stderr.startswith(note) and "reasons" in json.loads(hinted.stdout)
+    monkeypatch.setattr(spidercli.solver, "_compiled", None)
+    monkeypatch.delenv("SPIDERCLI_PURE_PYTHON")
+    cs = run("solve", "SD1-S1-AAAAAAC", "--max-states", "50", "--lang", "cs")
+    assert cs.stderr.startswith(
+        "spidercli: poznámka: řešitel běží v čistém Pythonu (zkompilovaná část nebyla sestavena)"
+    )

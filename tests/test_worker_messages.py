@@ -70,7 +70,8 @@ for group in " ".join(sys.argv[2:]).split(" / "):
     for i, pair in enumerate(group.split()):
         task, reply = pair.split(":")
         tasks.append((f"{i:04}:{task}", reply, False, None, b"t" * int(task), None))
-    for made in workers._Supervisor(iter(tasks), jobs, workers._verify_star, workers._died).results():
+    supervisor = workers._Supervisor(iter(tasks), jobs, workers._verify_star, workers._died)
+    for made in supervisor.results():
         print(made.file, len(made.message), flush=True)
     print("/", flush=True)
 """

@@ -196,7 +196,8 @@ def test_when_every_worker_dies_every_log_still_gets_its_verdict(tmp_path: Path)
     proc = _start(fates, ["verify", str(tmp_path / "logs"), "-f", "jsonl", "-j", "3"], {})
     out, err = _finish(proc)
     _check(out, err, proc.returncode, paths, dict.fromkeys(paths, KILLED))
-    table = _start(fates, ["verify", str(tmp_path / "logs"), "-j", "3"], {})
+    # A wide terminal: the table wraps to the width, and this test reads one line a log.
+    table = _start(fates, ["verify", str(tmp_path / "logs"), "-j", "3"], {"COLUMNS": "1000"})
     out, err = _finish(table)
     assert table.returncode == 2 and "Traceback" not in err
     lines = out.splitlines()

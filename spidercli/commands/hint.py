@@ -13,6 +13,7 @@ from spidercli.files import MAX_LOG_BYTES
 from spidercli.i18n import _
 from spidercli.messages import error_json, said
 from spidercli.replay import IllegalLogError
+from spidercli.solving import pure_python_note
 
 
 def hint(
@@ -39,6 +40,9 @@ def hint(
     2 unusable input.
     """
     parsed = load(log, rules, as_json, max_log_bytes)[0]  # the ruleset is checked here too
+    note = pure_python_note()  # the search is slow: say so
+    if note is not None:
+        print(f"spidercli: {note}", file=sys.stderr)
     try:
         found = api.hint(parsed, rules=rules, timeout=timeout)
     except IllegalLogError as err:

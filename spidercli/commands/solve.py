@@ -8,12 +8,19 @@ from typing import Annotated
 
 import typer
 
-from spidercli.cli import LangOption, fail, load, write_output
+from spidercli import api
+from spidercli.cli import LangOption, dump, fail, load, write_output
 from spidercli.codes import CodeError, Setup, parse_code
+from spidercli.logtypes import MoveLog
 from spidercli.messages import N_, message_of
 from spidercli.rules import RULESETS, ruleset_named
-from spidercli.solution import solve_setup
-from spidercli.solving import check_solvable, no_win_message, solved_message, win_log
+from spidercli.solving import (
+    bound_message,
+    check_solvable,
+    no_win_message,
+    pure_python_note,
+    solved_message,
+)
 from spidercli.terminal import SolveProgress, stderr_console
 
 
@@ -55,6 +62,12 @@ def solve(
             "-o", "--output", help="Write the log here instead of stdout.", metavar="FILE"
         ),
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the search's record as JSON (the log is in it when won)."
+        ),
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Search for a win and print it as a move log.
@@ -65,41 +78,50 @@ def solve(
     Examples:
       spidercli solve SP1-S1C-AAAAABD -o win.yaml
       spidercli solve SP4-S1C-AAAAAAA --timeout 300
+      spidercli solve KP4-17 --json
 
     \b
     Exit status: 0 solved; 1 no win found (proven unwinnable, or the budget
     ran out); 2 unusable input.
     """
+    game: str | MoveLog = code
     try:
         setup = Setup.from_code(parse_code(code))
         ruleset = ruleset_named(rules or "classic")
     except CodeError as err:
         if not os.path.isfile(code):
-            fail(N_("{error}; nor is it a log file", error=message_of(err)), None, False)
-        parsed, ruleset = load(code, rules, False)
-        setup = parsed.deal
+            fail(N_("{error}; nor is it a log file", error=message_of(err)), None, as_json)
+        game, ruleset = load(code, rules, as_json)
+        setup = game.deal
     except ValueError as err:
-        fail(message_of(err), None, False)
+        fail(message_of(err), None, as_json)
     try:
         check_solvable(setup, ruleset)
     except ValueError as err:
-        fail(message_of(err), None, False)
+        fail(message_of(err), None, as_json)
+    note = pure_python_note()  # the search is slow and may find longer lines: say so
+    if note is not None:
+        print(f"spidercli: {note}", file=sys.stderr)
     printer = progress_printer()
     try:
-        solved = solve_setup(setup, ruleset, timeout=timeout, max_states=max_states, report=printer)
+        found = api.solve(
+            game, rules=rules, timeout=timeout, max_states=max_states, progress=printer
+        )
     finally:
         if printer is not None:
             printer.close()
-    if solved.actions is None:
-        print(f"spidercli: {no_win_message(setup, solved)}", file=sys.stderr)
+    if found.log_text is not None and output is not None:
+        write_output(output, found.log_text, as_json)
+    if as_json:
+        dump(found.to_json())
+    if found.log_text is None:
+        print(f"spidercli: {no_win_message(setup, found)}", file=sys.stderr)
         raise typer.Exit(1)
-    text = win_log(setup, ruleset, solved)
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()  # written before it is said to be
-    else:
-        write_output(output, text)
-    print(f"spidercli: {solved_message(setup, solved)}", file=sys.stderr)
+    if output is None and not as_json:
+        sys.stdout.write(found.log_text)
+    sys.stdout.flush()  # written before it is said to be
+    print(f"spidercli: {solved_message(setup, found)}", file=sys.stderr)
+    print(f"spidercli: {bound_message(found)}", file=sys.stderr)
 
 
 def progress_printer() -> SolveProgress | None:

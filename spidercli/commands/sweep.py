@@ -25,11 +25,18 @@ def sweep(
     ] = None,
     timeout: Annotated[
         float,
-        typer.Option("--timeout", help="Give up on a deal after this many seconds.", min=0.01),
+        typer.Option(
+            "--timeout",
+            help="Give up on a deal after this many seconds.",
+            min=0.01,
+            metavar="SECONDS",
+        ),
     ] = 60.0,
     max_states: Annotated[
         int | None,
-        typer.Option("--max-states", help="Give up on a deal after this many positions.", min=1),
+        typer.Option(
+            "--max-states", help="Give up on a deal after this many positions.", min=1, metavar="N"
+        ),
     ] = None,
     jobs: JobsOption = None,
     output: Annotated[
@@ -44,7 +51,7 @@ def sweep(
     shard: Annotated[
         str | None,
         typer.Option(
-            "--shard", help="Take every N-th deal from the K-th (K/N, 1 <= K <= N).", metavar="K/N"
+            "--shard", help="Take every N-th deal from the K-th (K from 1 to N).", metavar="K/N"
         ),
     ] = None,
     manifest: Annotated[
