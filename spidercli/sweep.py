@@ -156,7 +156,7 @@ def shard_codes(items: Iterable[Item], shard: tuple[int, int] = (1, 1)) -> Itera
 
 def record_of(setup: Setup, solved: Any, seconds: float) -> dict[str, Any]:
     """A deal's record from what ``solution.solve_setup`` returned: the one place that reads
-    the solver's result (no lower bound yet: ``lower_bound`` is null)."""
+    the solver's result (``solve --json``'s record, and ``states_to_win``)."""
     from spidercli.rules import RULESETS
     from spidercli.solving import win_log
 
@@ -170,7 +170,7 @@ def record_of(setup: Setup, solved: Any, seconds: float) -> dict[str, Any]:
         "rules": RULES,
         "result": result,
         "moves": solved.game.moves if won else None,
-        "lower_bound": None,
+        "lower_bound": solved.lower_bound,
         "states": solved.progress.states,
         "seconds": round(seconds, 3),
         "log": win_log(setup, RULESETS[RULES], solved) if won else None,

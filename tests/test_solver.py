@@ -476,6 +476,9 @@ def test_solve_and_hint_note_the_pure_python_pass(monkeypatch: pytest.MonkeyPatc
     assert json.loads(solved.stdout)["result"] == "gave-up"  # stdout stays the record alone
     hinted = run("hint", log, "--timeout", "0.1", "--json")
     assert hinted.stderr.startswith(note) and "reasons" in json.loads(hinted.stdout)
+    swept = run("sweep", "SD1-S1-AAAAAAC", "--max-states", "50", "-j", "1")
+    assert swept.stderr.startswith(note + "SPIDERCLI_PURE_PYTHON is set)")
+    assert json.loads(swept.stdout)["result"] == "gave-up"  # stdout stays the records alone
     monkeypatch.setattr(spidercli.solver, "_compiled", None)
     monkeypatch.delenv("SPIDERCLI_PURE_PYTHON")
     cs = run("solve", "SD1-S1-AAAAAAC", "--max-states", "50", "--lang", "cs")

@@ -132,7 +132,10 @@ def test_a_sweep_writes_one_record_a_deal_and_a_summary(tmp_path: Path) -> None:
     for record in records.values():
         assert list(record)[:9] == list(sweep.FIELDS[:9])
         assert record["rules"] == "classic"
-        assert record["lower_bound"] is None
+        bound = record["lower_bound"]  # the solver's admissible bound, never above a win
+        assert isinstance(bound, int) and bound > 0
+        moves = record["moves"]
+        assert moves is None or (isinstance(moves, int) and bound <= moves)
     won = [r for r in records.values() if r["result"] == "won"]
     given_up = [r for r in records.values() if r["result"] == "gave-up"]
     assert won and given_up  # 10,000 positions win a Spiderette deal, not KPat's 1-suit deal 1
@@ -418,14 +421,14 @@ def test_a_record_says_what_the_search_knows() -> None:
     start = Game.from_setup(setup, CLASSIC)
     for exhaustive, result in ((True, "unwinnable"), (False, "gave-up")):
         outcome = Outcome(None, exhaustive, Progress(states=1234, seconds=0.25))
-        record = sweep.record_of(setup, Solved(outcome, None, start), 0.3)
+        record = sweep.record_of(setup, Solved(outcome, None, start, lower_bound=51), 0.3)
         assert record == {
             "game": FAST[0],
             "deal_id": setup.deal_id,
             "rules": "classic",
             "result": result,
             "moves": None,
-            "lower_bound": None,
+            "lower_bound": 51,
             "states": 1234,
             "seconds": 0.3,
             "log": None,

@@ -10,6 +10,7 @@ import typer
 
 from spidercli.cli import JobsOption, LangOption, unusable
 from spidercli.errors import InputError
+from spidercli.solving import pure_python_note
 from spidercli.sweep import run_sweep
 
 
@@ -93,6 +94,9 @@ def sweep(
     Exit status: 0 swept; 1 --manifest and no deal won; 2 unusable input;
     130 interrupted.
     """
+    note = pure_python_note()  # a sweep is long, and the pure pass many times slower: say so
+    if note is not None:
+        print(f"spidercli: {note}", file=sys.stderr)
     try:
         status = run_sweep(
             codes or [],
