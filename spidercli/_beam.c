@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define MAXCOLS 10
 #define NPLACES (MAXCOLS + 1)
@@ -28,20 +31,34 @@ typedef struct {
     uint64_t bottom; /* 1 << 4 * (bottom card's rank + 1) */
     uint64_t top;    /* 1 << 4 * (top card's rank) */
     uint64_t digest; /* the column's 64-bit digest (0 for an empty column) */
+    uint64_t fnv;    /* FNV-1a over its cards alone: a card added on top continues from it */
 } Info;
 
-/* FNV-1a over the column's cards then its face-down count, and splitmix64's finaliser. */
-static uint64_t digest_of(const uint8_t *col, int n, int d) {
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
+#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME UINT64_C(0x100000001b3)
+
+/* FNV-1a over cards, continuing from the state h. */
+static inline uint64_t fnv_cards(uint64_t h, const uint8_t *col, int n) {
     for (int i = 0; i < n; i++) {
         h ^= col[i];
-        h *= UINT64_C(0x100000001b3);
+        h *= FNV_PRIME;
     }
+    return h;
+}
+
+/* The digest from the FNV state over the cards: the face-down count, then splitmix64's
+ * finaliser. */
+static inline uint64_t digest_finish(uint64_t h, int d) {
     h ^= (uint8_t)d;
-    h *= UINT64_C(0x100000001b3);
+    h *= FNV_PRIME;
     h = (h ^ (h >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     h = (h ^ (h >> 27)) * UINT64_C(0x94d049bb133111eb);
     return h ^ (h >> 31);
+}
+
+/* FNV-1a over the column's cards then its face-down count, and splitmix64's finaliser. */
+static uint64_t digest_of(const uint8_t *col, int n, int d) {
+    return digest_finish(fnv_cards(FNV_OFFSET, col, n), d);
 }
 
 static void info_of(const uint8_t *col, int n, int d, Info *out) {
@@ -60,7 +77,8 @@ static void info_of(const uint8_t *col, int n, int d, Info *out) {
     out->ready = n - j;
     out->bottom = UINT64_C(1) << (4 * ((col[0] & 15) + 1));
     out->top = UINT64_C(1) << (4 * (col[n - 1] & 15));
-    out->digest = digest_of(col, n, d);
+    out->fnv = fnv_cards(FNV_OFFSET, col, n);
+    out->digest = digest_finish(out->fnv, d);
 }
 
 static int popcount64(uint64_t x) {
@@ -120,6 +138,25 @@ typedef struct {
     int8_t s, t, k; /* s < 0: a deal */
 } Cand;
 
+/* A zeroed block of n 64-bit words. A big one (the set of keys met: tens of megabytes, read at
+ * random) is aligned to 2 MB and asked for in huge pages where Linux offers them: its lookups
+ * then miss the processor's address cache far less often. Freed with free(). */
+#define HUGE_PAGE ((size_t)2 << 20)
+static uint64_t *zeroed_words(size_t n) {
+    size_t bytes = n * sizeof(uint64_t);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) {
+        void *p = NULL;
+        if (posix_memalign(&p, HUGE_PAGE, bytes) != 0)
+            return NULL;
+        (void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: no huge pages is fine */
+        memset(p, 0, bytes);
+        return p;
+    }
+#endif
+    return calloc(n, sizeof(uint64_t));
+}
+
 /* An open-addressing set of 64-bit keys (0 kept aside). */
 typedef struct {
     uint64_t *slots;
@@ -132,7 +169,7 @@ static int seen_init(Seen *s, size_t cap) {
     size_t n = 1024;
     while (n < cap * 2)
         n <<= 1;
-    s->slots = calloc(n, sizeof(uint64_t));
+    s->slots = zeroed_words(n);
     if (!s->slots)
         return -1;
     s->mask = n - 1;
@@ -149,7 +186,7 @@ static size_t seen_slot(uint64_t key, size_t mask) {
 
 static int seen_grow(Seen *s) {
     size_t n = (s->mask + 1) * 2;
-    uint64_t *slots = calloc(n, sizeof(uint64_t));
+    uint64_t *slots = zeroed_words(n);
     if (!slots)
         return -1;
     for (size_t i = 0; i <= s->mask; i++) {
@@ -165,6 +202,17 @@ static int seen_grow(Seen *s) {
     s->slots = slots;
     s->mask = n - 1;
     return 0;
+}
+
+/* How many keys a pass of this width is likely to meet (a few thousand a unit of width), at
+ * most the seen limit: the set starts that large rather than growing to it step by step. */
+static size_t seen_expected(int width, long long seen_limit) {
+    size_t n = (size_t)width * 4096;
+    if (n > ((size_t)1 << 22))
+        n = (size_t)1 << 22;
+    if (seen_limit >= 0 && (unsigned long long)seen_limit < n)
+        n = (size_t)seen_limit;
+    return n < 1024 ? 1024 : n;
 }
 
 /* Adds key: 1 when it was new, 0 when already there, -1 when out of memory. */
@@ -229,12 +277,50 @@ static void heap_replace_top(Heap *h, int64_t x) {
     h->v[i] = x;
 }
 
-/* Candidates are sorted by (rank, order met); qsort is not stable, so the order met is kept in
- * an index array sorted alongside. */
-typedef struct {
-    int64_t rank;
-    uint32_t seq;
-} Key;
+/* Candidates are sorted by (rank, order met): each is a 64-bit word, its rank (biased to sort
+ * unsigned) above its order met, sorted by the rank's 32 bits with a stable radix sort (the
+ * words start in the order met). A rank fits in 32 bits: at most 10 columns of 127 cards and
+ * 255 face-down cards give disorders below 4,000 (times 256), and runs below 2^20 + 64 give cards
+ * ready below 2^24. */
+typedef uint64_t Key;
+
+static Key key_of(int64_t rank, uint32_t seq) {
+    return (uint64_t)((uint32_t)rank ^ UINT32_C(0x80000000)) << 32 | seq;
+}
+
+/* Sort keys[0..n) by their upper 32 bits, stably (a byte at a time, least significant first,
+ * skipping the bytes all keys share); tmp holds n keys. Returns the sorted array (keys or
+ * tmp). */
+static Key *sort_keys(Key *keys, Key *tmp, size_t n) {
+    size_t count[4][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = keys[i];
+        count[0][(k >> 32) & 255]++;
+        count[1][(k >> 40) & 255]++;
+        count[2][(k >> 48) & 255]++;
+        count[3][k >> 56]++;
+    }
+    for (int b = 0; b < 4; b++) {
+        int shift = 32 + 8 * b;
+        if (n == 0 || count[b][(keys[0] >> shift) & 255] == n)
+            continue; /* every key has this byte */
+        size_t at = 0;
+        for (int v = 0; v < 256; v++) {
+            size_t c = count[b][v];
+            count[b][v] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint64_t k = keys[i];
+            tmp[count[b][(k >> shift) & 255]++] = k;
+        }
+        Key *swap = keys;
+        keys = tmp;
+        tmp = swap;
+    }
+    return keys;
+}
 
 /* A child move met while expanding a position, before its key is looked up. */
 typedef struct {
@@ -270,7 +356,8 @@ typedef struct {
     size_t *level_n;
     size_t nlevels, levels_cap;
     size_t back_total, back_after; /* entries held now, and after the last pruning */
-    Key *keys;
+    Key *keys, *keys_tmp; /* the candidates' sort keys, and room for sorting them */
+    size_t keys_cap;
     Seen seen;
     Heap *heaps; /* one per bucket */
     int64_t *heap_store;
@@ -416,16 +503,13 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
             }
         }
         const Info *os = &nd->info[s];
+        const int top_ace = (col[n - 1] & 15) == 1;
+        int gbreaks = 0; /* breaks between the moved cards (only a permissive move has any) */
         for (int k = 1; k <= m; k++) {
             const uint8_t first = col[n - k];
+            if (k > 1 && col[n - k + 1] != first - 1)
+                gbreaks++;
             const int split = k < n - d && col[n - k - 1] == first + 1;
-            /* the source's side, once for this count */
-            const int rest = n - k;
-            int ds = d;
-            if (rest && ds >= rest)
-                ds = rest - 1;
-            Info ns;
-            info_of(col, rest, ds, &ns);
             int targets[MAXCOLS + 1];
             int ntargets = 0;
             int fr = (first & 15) + 1;
@@ -444,27 +528,51 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                 }
             if (first_empty >= 0 && k < n && (stock_left || !split))
                 targets[ntargets++] = first_empty;
+            if (!ntargets)
+                continue;
+            /* the source's side, once for this count */
+            const int rest = n - k;
+            int ds = d;
+            if (rest && ds >= rest)
+                ds = rest - 1;
+            Info ns;
+            info_of(col, rest, ds, &ns);
+            /* the moved cards' one-suit run on top (the source's, or all of them) */
+            const int gtrail = k < same ? k : same;
             for (int j = 0; j < ntargets; j++) {
                 const int t = targets[j];
                 const uint8_t *tc = cards + (size_t)t * P->cap;
-                int lt = nd->len[t];
-                memcpy(tmp, tc, (size_t)lt);
-                memcpy(tmp + lt, col + rest, (size_t)k);
+                const int lt = nd->len[t];
                 int nt = lt + k;
                 int dt = nd->down[t];
-                int removed = 0;
-                if ((tmp[nt - 1] & 15) == 1) {
-                    removed = take_run(tmp, &nt, &dt);
-                    if (nd->runs + removed >= P->goal) {
-                        *ws = s;
-                        *wt = t;
-                        *wk = k;
-                        return 1;
-                    }
-                }
-                Info ntI;
-                info_of(tmp, nt, dt, &ntI);
                 const Info *ot = &nd->info[t];
+                int removed = 0;
+                Info ntI;
+                if (lt > 0 && dt < lt && !top_ace) {
+                    /* The target's info from its own: the cards added on top change its
+                     * disorder by the join and the breaks among them, its run on top, its top
+                     * card and, continued from its FNV state, its digest (info_of's values). */
+                    const int join = col[rest] != tc[lt - 1] - 1;
+                    ntI.dis = ot->dis + join + gbreaks;
+                    ntI.ready = gtrail < k ? gtrail : join ? k : k + ot->ready;
+                    ntI.bottom = ot->bottom;
+                    ntI.top = os->top;
+                    ntI.fnv = fnv_cards(ot->fnv, col + rest, k);
+                    ntI.digest = digest_finish(ntI.fnv, dt);
+                } else {
+                    memcpy(tmp, tc, (size_t)lt);
+                    memcpy(tmp + lt, col + rest, (size_t)k);
+                    if (top_ace) {
+                        removed = take_run(tmp, &nt, &dt);
+                        if (nd->runs + removed >= P->goal) {
+                            *ws = s;
+                            *wt = t;
+                            *wk = k;
+                            return 1;
+                        }
+                    }
+                    info_of(tmp, nt, dt, &ntI);
+                }
                 int64_t d2 = nd->dis - os->dis - ot->dis + ns.dis + ntI.dis;
                 int64_t r2 = nd->ready - os->ready - ot->ready + ns.ready + ntI.ready + 13 * removed;
                 int64_t e2 = nd->empties + (rest == 0) + (nt == 0) - (lt == 0);
@@ -518,13 +626,6 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     return 0;
 }
 
-static int key_cmp(const void *a, const void *b) {
-    const Key *x = a, *y = b;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
-    return x->seq < y->seq ? -1 : (x->seq > y->seq);
-}
-
 static void pass_free(Pass *P) {
     free(P->chunks);
     free(P->cur);
@@ -539,6 +640,7 @@ static void pass_free(Pass *P) {
     }
     free(P->level_n);
     free(P->keys);
+    free(P->keys_tmp);
     free(P->seen.slots);
     free(P->heaps);
     free(P->heap_store);
@@ -748,7 +850,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     P->cur = malloc(sizeof(Node));
     P->cur_cards = malloc((size_t)P->stride);
     if (!P->chunks || !P->tmp || !P->pend || !P->heaps || !P->heap_store || !P->cur || !P->cur_cards ||
-        seen_init(&P->seen, 1024) < 0) {
+        seen_init(&P->seen, seen_expected(width, seen_limit)) < 0) {
         PyErr_NoMemory();
         goto done;
     }
@@ -856,18 +958,22 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         }
         /* sort the candidates by (rank, order met) */
         size_t nc = P->ncands;
-        free(P->keys);
-        P->keys = malloc((nc ? nc : 1) * sizeof(Key));
-        if (!P->keys) {
-            PyErr_NoMemory();
-            goto done;
+        if (nc > P->keys_cap) {
+            size_t cap = nc + nc / 2;
+            free(P->keys);
+            free(P->keys_tmp);
+            P->keys_cap = 0;
+            P->keys = malloc(cap * sizeof(Key));
+            P->keys_tmp = malloc(cap * sizeof(Key));
+            if (!P->keys || !P->keys_tmp) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            P->keys_cap = cap;
         }
-        Key *keys = P->keys;
-        for (size_t i = 0; i < nc; i++) {
-            keys[i].rank = P->cands[i].rank;
-            keys[i].seq = (uint32_t)i;
-        }
-        qsort(keys, nc, sizeof(Key), key_cmp);
+        for (size_t i = 0; i < nc; i++)
+            P->keys[i] = key_of(P->cands[i].rank, (uint32_t)i);
+        const Key *keys = sort_keys(P->keys, P->keys_tmp, nc);
         /* the next level: at most width per bucket */
         size_t most = (size_t)width * (size_t)buckets;
         if (most > nc)
@@ -893,7 +999,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         memset(counts, 0, sizeof counts);
         size_t kept = 0;
         for (size_t i = 0; i < nc && kept < most; i++) {
-            const Cand *c = &P->cands[keys[i].seq];
+            const Cand *c = &P->cands[(uint32_t)keys[i]];
             const Node *parent = &P->cur[c->parent];
             int bucket = parent->dealt + (c->s < 0);
             if (counts[bucket] >= width)
