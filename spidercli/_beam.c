@@ -81,6 +81,67 @@ static void info_of(const uint8_t *col, int n, int d, Info *out) {
     out->digest = digest_finish(out->fnv, d);
 }
 
+/* FNV-1a's prime is odd, so a step can be undone: (h * FNV_INVERSE) ^ card gives the state
+ * before the card. */
+#define FNV_INVERSE UINT64_C(0xce965057aff6957b)
+
+/* The breaks (a card not one below the one under it, same suit) among cards g[0..k). */
+static inline int breaks_of(const uint8_t *g, int k) {
+    int b = 0;
+    for (int i = 0; i + 1 < k; i++)
+        b += g[i + 1] != g[i] - 1;
+    return b;
+}
+
+/* info_of(col, rest, ds) from the info o of the whole column (col, n, d), its top n - rest cards
+ * taken off, which hold gb breaks among them; only for 0 < rest and d <= rest (ds is d, or
+ * rest - 1 when the new top card is turned): the same values, without reading the cards that
+ * stay, but for the new top's run. */
+static inline void info_pop(const Info *o, const uint8_t *col, int n, int d, int rest, int gb,
+                            Info *out) {
+    int ds = d;
+    if (d < rest) {
+        out->dis = o->dis - gb - (col[rest] != col[rest - 1] - 1);
+        int j = rest - 1;
+        while (j > d && col[j - 1] == col[j] + 1)
+            j--;
+        out->ready = rest - j;
+    } else { /* the new top card turned: face-down cards under a run of one */
+        ds = rest - 1;
+        out->dis = rest;
+        out->ready = 1;
+    }
+    out->bottom = o->bottom;
+    out->top = UINT64_C(1) << (4 * (col[rest - 1] & 15));
+    uint64_t h = o->fnv;
+    for (int i = n - 1; i >= rest; i--)
+        h = (h * FNV_INVERSE) ^ col[i];
+    out->fnv = h;
+    out->digest = digest_finish(h, ds);
+}
+
+/* info_of(col, lt + k, d) from the info o of (col, lt, d), the k cards g put on top, which hold
+ * gb breaks among them and a one-suit run of gtrail cards on top; only for 0 < lt, d < lt and
+ * no run completed (the caller checks for an Ace on top). */
+static inline void info_push(const Info *o, const uint8_t *col, int lt, int d, const uint8_t *g,
+                             int k, int gb, int gtrail, Info *out) {
+    const int join = g[0] != col[lt - 1] - 1;
+    out->dis = o->dis + join + gb;
+    out->ready = gtrail < k ? gtrail : join ? k : k + o->ready;
+    out->bottom = o->bottom;
+    out->top = UINT64_C(1) << (4 * (g[k - 1] & 15));
+    out->fnv = fnv_cards(o->fnv, g, k);
+    out->digest = digest_finish(out->fnv, d);
+}
+
+/* The one-suit run on top of cards g[0..k). */
+static inline int trail_of(const uint8_t *g, int k) {
+    int j = k - 1;
+    while (j > 0 && g[j - 1] == g[j] + 1)
+        j--;
+    return k - j;
+}
+
 static int popcount64(uint64_t x) {
     x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
     x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
@@ -363,6 +424,8 @@ typedef struct {
     int64_t *heap_store;
     uint8_t *tmp; /* a column being built */
     Pend *pend;   /* the children of the position being expanded: at most ncols * cap moves */
+    uint64_t *later; /* the keys of children met this level that could not be kept (see expand) */
+    size_t nlater, later_cap;
 } Pass;
 
 static void sums_of(const Pass *P, Node *nd) {
@@ -399,37 +462,62 @@ static void apply_deal(const Pass *P, Node *nd, uint8_t *cards) {
     for (int i = 0; i < clen; i++) {
         uint8_t *col = cards + (size_t)i * P->cap;
         int n = nd->len[i], d = nd->down[i];
-        col[n++] = chunk[i];
-        if ((chunk[i] & 15) == 1)
-            nd->runs += take_run(col, &n, &d);
+        col[n] = chunk[i];
+        Info ni;
+        int full = 1;
+        if (n > 0 && d < n) {
+            info_push(&nd->info[i], col, n, d, col + n, 1, 0, 1, &ni);
+            full = (chunk[i] & 15) == 1 && ni.ready >= 13; /* a run completed */
+        }
+        n++;
+        if (full) {
+            if ((chunk[i] & 15) == 1)
+                nd->runs += take_run(col, &n, &d);
+            info_of(col, n, d, &ni);
+        }
+        nd->info[i] = ni;
         nd->len[i] = n;
         nd->down[i] = d;
     }
     nd->dealt++;
-    for (int i = 0; i < P->ncols; i++)
-        info_of(cards + (size_t)i * P->cap, nd->len[i], nd->down[i], &nd->info[i]);
-    sums_of(P, nd);
+    sums_of(P, nd); /* the other columns' infos stand */
 }
 
 /* The move (s, t, k) applied in place; the two columns' infos and the sums recomputed. */
 static void apply_move(const Pass *P, Node *nd, uint8_t *cards, int s, int t, int k) {
     uint8_t *src = cards + (size_t)s * P->cap;
     uint8_t *dst = cards + (size_t)t * P->cap;
-    int n = nd->len[s] - k;
-    int ds = nd->down[s];
+    const int n0 = nd->len[s], d0 = nd->down[s];
+    int n = n0 - k;
+    int ds = d0;
     if (n && ds >= n)
         ds = n - 1;
-    int nt = nd->len[t], dt = nd->down[t];
+    const int lt = nd->len[t], dt0 = nd->down[t];
+    int nt = lt, dt = dt0;
     memcpy(dst + nt, src + n, (size_t)k);
     nt += k;
-    if ((dst[nt - 1] & 15) == 1)
-        nd->runs += take_run(dst, &nt, &dt);
+    const uint8_t *g = dst + lt;
+    const int gb = breaks_of(g, k);
+    Info nti;
+    int full = 1;
+    if (lt > 0 && dt0 < lt) {
+        info_push(&nd->info[t], dst, lt, dt0, g, k, gb, trail_of(g, k), &nti);
+        full = (dst[nt - 1] & 15) == 1 && nti.ready >= 13; /* a run completed */
+    }
+    if (full) {
+        if ((dst[nt - 1] & 15) == 1)
+            nd->runs += take_run(dst, &nt, &dt);
+        info_of(dst, nt, dt, &nti);
+    }
+    nd->info[t] = nti;
+    if (n > 0 && d0 <= n)
+        info_pop(&nd->info[s], src, n0, d0, n, gb, &nd->info[s]);
+    else
+        info_of(src, n, ds, &nd->info[s]);
     nd->len[s] = n;
     nd->down[s] = ds;
     nd->len[t] = nt;
     nd->down[t] = dt;
-    info_of(src, n, ds, &nd->info[s]);
-    info_of(dst, nt, dt, &nd->info[t]);
     sums_of(P, nd);
 }
 
@@ -465,6 +553,63 @@ static int offer(Pass *P, int bucket, int64_t rank, int skip) {
     return 0;
 }
 
+/* The rank and key of the deal's child of (nd, cards), from nd's own, without building it:
+ * 0 when a card dealt may complete a run or lands on an empty column (the caller builds the
+ * child whole then). */
+static int deal_sums(const Pass *P, const Node *nd, const uint8_t *cards, int64_t *rank,
+                     uint64_t *key) {
+    const uint8_t *chunk = P->chunks + (size_t)nd->dealt * P->ncols;
+    const int clen = P->chunk_len[nd->dealt];
+    int64_t dis = nd->dis, ready = nd->ready;
+    uint64_t bottoms = nd->bottoms, tops = nd->tops, k = nd->key + P->place[NPLACES - 1];
+    for (int i = 0; i < clen; i++) {
+        const int n = nd->len[i], d = nd->down[i];
+        if (n == 0 || d >= n)
+            return 0;
+        const Info *o = &nd->info[i];
+        Info ni;
+        info_push(o, cards + (size_t)i * P->cap, n, d, &chunk[i], 1, 0, 1, &ni);
+        if ((chunk[i] & 15) == 1 && ni.ready >= 13)
+            return 0;
+        dis += ni.dis - o->dis;
+        ready += ni.ready - o->ready;
+        bottoms += ni.bottom - o->bottom;
+        tops += ni.top - o->top;
+        k += P->place[i] * (ni.digest - o->digest);
+    }
+    *rank = rank_of(dis, ready, nd->empties, bottoms, tops);
+    *key = k;
+    return 1;
+}
+
+/* A key met this level, to be added to the set of keys met when the level is done. */
+static int defer_key(Pass *P, uint64_t key) {
+    if (P->nlater == P->later_cap) {
+        size_t cap = P->later_cap ? P->later_cap * 2 : 4096;
+        uint64_t *l = realloc(P->later, cap * sizeof(uint64_t));
+        if (!l)
+            return -1;
+        P->later = l;
+        P->later_cap = cap;
+    }
+    P->later[P->nlater++] = key;
+    return 0;
+}
+
+/* The keys put off this level, added to the set (their slots fetched a few ahead). */
+static int add_later(Pass *P) {
+    const size_t n = P->nlater;
+    const uint64_t *l = P->later;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 8 < n)
+            PREFETCH(&P->seen.slots[seen_slot(l[i + 8], P->seen.mask)]);
+        if (seen_add(&P->seen, l[i]) < 0)
+            return -1;
+    }
+    P->nlater = 0;
+    return 0;
+}
+
 /* Expand the level's position idx. Returns 0 (go on), 1 (a win: *ws, *wt, *wk set; *ws < 0 for
  * a deal) or -1 (out of memory). */
 static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
@@ -487,6 +632,12 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     }
     uint8_t *tmp = P->tmp;
     size_t npend = 0;
+    const int goal_met = nd->runs >= P->goal;
+    /* A child ranked no better than the ``width`` best already met for its bucket cannot be
+     * kept, whether met before or not: its key is not looked up now, only added to the set of
+     * keys met once the level is done (the heap's worst only gets better during a level, so the
+     * same child met again this level is left out again). */
+    const Heap *heap = &P->heaps[nd->dealt];
     for (int s = 0; s < ncols; s++) {
         const uint8_t *col = cards + (size_t)s * P->cap;
         const int n = nd->len[s];
@@ -503,6 +654,8 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
             }
         }
         const Info *os = &nd->info[s];
+        /* An Ace on top may complete a run (a King..Ace of one suit on top is a run of 13
+         * ready), and then, or when the goal is met already, the move is looked at whole. */
         const int top_ace = (col[n - 1] & 15) == 1;
         int gbreaks = 0; /* breaks between the moved cards (only a permissive move has any) */
         for (int k = 1; k <= m; k++) {
@@ -536,7 +689,10 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
             if (rest && ds >= rest)
                 ds = rest - 1;
             Info ns;
-            info_of(col, rest, ds, &ns);
+            if (rest > 0 && d <= rest)
+                info_pop(os, col, n, d, rest, gbreaks, &ns);
+            else
+                info_of(col, rest, ds, &ns);
             /* the moved cards' one-suit run on top (the source's, or all of them) */
             const int gtrail = k < same ? k : same;
             for (int j = 0; j < ntargets; j++) {
@@ -548,7 +704,8 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                 const Info *ot = &nd->info[t];
                 int removed = 0;
                 Info ntI;
-                if (lt > 0 && dt < lt && !top_ace) {
+                int full = 1; /* info_of on the whole new column (a run may be completed) */
+                if (lt > 0 && dt < lt) {
                     /* The target's info from its own: the cards added on top change its
                      * disorder by the join and the breaks among them, its run on top, its top
                      * card and, continued from its FNV state, its digest (info_of's values). */
@@ -559,7 +716,18 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                     ntI.top = os->top;
                     ntI.fnv = fnv_cards(ot->fnv, col + rest, k);
                     ntI.digest = digest_finish(ntI.fnv, dt);
-                } else {
+                    full = top_ace && (ntI.ready >= 13 || goal_met);
+                } else if (lt == 0 && dt == 0) {
+                    /* to an empty column: the moved cards alone */
+                    ntI.dis = 1 + gbreaks;
+                    ntI.ready = gtrail;
+                    ntI.bottom = UINT64_C(1) << (4 * ((col[rest] & 15) + 1));
+                    ntI.top = os->top;
+                    ntI.fnv = fnv_cards(FNV_OFFSET, col + rest, k);
+                    ntI.digest = digest_finish(ntI.fnv, 0);
+                    full = top_ace && (ntI.ready >= 13 || goal_met);
+                }
+                if (full) {
                     memcpy(tmp, tc, (size_t)lt);
                     memcpy(tmp + lt, col + rest, (size_t)k);
                     if (top_ace) {
@@ -581,6 +749,11 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                 int64_t rank = rank_of(d2, r2, e2, b2, t2);
                 uint64_t key = nd->key + P->place[s] * (ns.digest - os->digest) +
                                P->place[t] * (ntI.digest - ot->digest);
+                if (heap->n >= P->width && rank >= heap->v[0]) {
+                    if (defer_key(P, key) < 0)
+                        return -1;
+                    continue;
+                }
                 /* met in order below, once every child's slot in the seen set is fetched */
                 Pend *pd = &P->pend[npend++];
                 pd->rank = rank;
@@ -594,31 +767,40 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     }
     for (size_t i = 0; i < npend; i++) {
         const Pend *pd = &P->pend[i];
+        if (heap->n >= P->width && pd->rank >= heap->v[0]) {
+            if (defer_key(P, pd->key) < 0)
+                return -1;
+            continue;
+        }
         int added = seen_add(&P->seen, pd->key);
         if (added < 0)
             return -1;
         if (!added)
             continue;
-        if (offer(P, nd->dealt, pd->rank, 1))
-            continue;
+        offer(P, nd->dealt, pd->rank, 0);
         if (add_cand(P, pd->rank, idx, pd->s, pd->t, pd->k) < 0)
             return -1;
     }
     if (stock_left && first_empty < 0) {
-        Node child = *nd;
-        memcpy(tmp, cards, (size_t)P->stride);
-        apply_deal(P, &child, tmp);
-        if (child.runs >= P->goal) {
-            *ws = -1;
-            *wt = *wk = 0;
-            return 1;
+        int64_t rank;
+        uint64_t key;
+        if (goal_met || !deal_sums(P, nd, cards, &rank, &key)) {
+            Node child = *nd;
+            memcpy(tmp, cards, (size_t)P->stride);
+            apply_deal(P, &child, tmp);
+            if (child.runs >= P->goal) {
+                *ws = -1;
+                *wt = *wk = 0;
+                return 1;
+            }
+            rank = node_rank(&child);
+            key = child.key;
         }
-        int added = seen_add(&P->seen, child.key);
+        int added = seen_add(&P->seen, key);
         if (added < 0)
             return -1;
         if (added) {
-            int64_t rank = node_rank(&child);
-            offer(P, child.dealt, rank, 0);
+            offer(P, nd->dealt + 1, rank, 0);
             if (add_cand(P, rank, idx, -1, 0, 0) < 0)
                 return -1;
         }
@@ -646,6 +828,7 @@ static void pass_free(Pass *P) {
     free(P->heap_store);
     free(P->tmp);
     free(P->pend);
+    free(P->later);
 }
 
 static int set_progress(PyObject *progress, const Node *best) {
@@ -955,6 +1138,10 @@ static PyObject *beam(PyObject *self, PyObject *args) {
                 result = line_of(P, idx, ws, wt, wk);
                 goto done;
             }
+        }
+        if (add_later(P) < 0) {
+            PyErr_NoMemory();
+            goto done;
         }
         /* sort the candidates by (rank, order met) */
         size_t nc = P->ncands;
