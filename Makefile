@@ -58,8 +58,9 @@ bench: $(DEV_STAMP)
 bench-solver: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench_solver --jobs 2
 
-# Solve KPat's deals 1-20 (1, 2, 4 suits) one at a time, 60 s budget each, side by side with KPat's
-# recorded figures; with KPAT_BIN set (a KPat 23.04.3 binary), KPat also solves them in the same run.
+# Solve KPat's deals (KPAT_DEALS, default 401-420; 1, 2, 4 suits) one process at a time, 60 s budget
+# each, timing each whole `spidercli solve` process's CPU; with KPAT_BIN set (a KPat 23.04.3 binary),
+# KPat solves each deal in the same run, timed the same way (else its recorded figures, deals 1-20).
 bench-kpat: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench_kpat
 

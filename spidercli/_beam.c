@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define MAXCOLS 10
 #define NPLACES (MAXCOLS + 1)
@@ -28,20 +31,34 @@ typedef struct {
     uint64_t bottom; /* 1 << 4 * (bottom card's rank + 1) */
     uint64_t top;    /* 1 << 4 * (top card's rank) */
     uint64_t digest; /* the column's 64-bit digest (0 for an empty column) */
+    uint64_t fnv;    /* FNV-1a over its cards alone: a card added on top continues from it */
 } Info;
 
-/* FNV-1a over the column's cards then its face-down count, and splitmix64's finaliser. */
-static uint64_t digest_of(const uint8_t *col, int n, int d) {
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
+#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME UINT64_C(0x100000001b3)
+
+/* FNV-1a over cards, continuing from the state h. */
+static inline uint64_t fnv_cards(uint64_t h, const uint8_t *col, int n) {
     for (int i = 0; i < n; i++) {
         h ^= col[i];
-        h *= UINT64_C(0x100000001b3);
+        h *= FNV_PRIME;
     }
+    return h;
+}
+
+/* The digest from the FNV state over the cards: the face-down count, then splitmix64's
+ * finaliser. */
+static inline uint64_t digest_finish(uint64_t h, int d) {
     h ^= (uint8_t)d;
-    h *= UINT64_C(0x100000001b3);
+    h *= FNV_PRIME;
     h = (h ^ (h >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     h = (h ^ (h >> 27)) * UINT64_C(0x94d049bb133111eb);
     return h ^ (h >> 31);
+}
+
+/* FNV-1a over the column's cards then its face-down count, and splitmix64's finaliser. */
+static uint64_t digest_of(const uint8_t *col, int n, int d) {
+    return digest_finish(fnv_cards(FNV_OFFSET, col, n), d);
 }
 
 static void info_of(const uint8_t *col, int n, int d, Info *out) {
@@ -60,7 +77,69 @@ static void info_of(const uint8_t *col, int n, int d, Info *out) {
     out->ready = n - j;
     out->bottom = UINT64_C(1) << (4 * ((col[0] & 15) + 1));
     out->top = UINT64_C(1) << (4 * (col[n - 1] & 15));
-    out->digest = digest_of(col, n, d);
+    out->fnv = fnv_cards(FNV_OFFSET, col, n);
+    out->digest = digest_finish(out->fnv, d);
+}
+
+/* FNV-1a's prime is odd, so a step can be undone: (h * FNV_INVERSE) ^ card gives the state
+ * before the card. */
+#define FNV_INVERSE UINT64_C(0xce965057aff6957b)
+
+/* The breaks (a card not one below the one under it, same suit) among cards g[0..k). */
+static inline int breaks_of(const uint8_t *g, int k) {
+    int b = 0;
+    for (int i = 0; i + 1 < k; i++)
+        b += g[i + 1] != g[i] - 1;
+    return b;
+}
+
+/* info_of(col, rest, ds) from the info o of the whole column (col, n, d), its top n - rest cards
+ * taken off, which hold gb breaks among them; only for 0 < rest and d <= rest (ds is d, or
+ * rest - 1 when the new top card is turned): the same values, without reading the cards that
+ * stay, but for the new top's run. */
+static inline void info_pop(const Info *o, const uint8_t *col, int n, int d, int rest, int gb,
+                            Info *out) {
+    int ds = d;
+    if (d < rest) {
+        out->dis = o->dis - gb - (col[rest] != col[rest - 1] - 1);
+        int j = rest - 1;
+        while (j > d && col[j - 1] == col[j] + 1)
+            j--;
+        out->ready = rest - j;
+    } else { /* the new top card turned: face-down cards under a run of one */
+        ds = rest - 1;
+        out->dis = rest;
+        out->ready = 1;
+    }
+    out->bottom = o->bottom;
+    out->top = UINT64_C(1) << (4 * (col[rest - 1] & 15));
+    uint64_t h = o->fnv;
+    for (int i = n - 1; i >= rest; i--)
+        h = (h * FNV_INVERSE) ^ col[i];
+    out->fnv = h;
+    out->digest = digest_finish(h, ds);
+}
+
+/* info_of(col, lt + k, d) from the info o of (col, lt, d), the k cards g put on top, which hold
+ * gb breaks among them and a one-suit run of gtrail cards on top; only for 0 < lt, d < lt and
+ * no run completed (the caller checks for an Ace on top). */
+static inline void info_push(const Info *o, const uint8_t *col, int lt, int d, const uint8_t *g,
+                             int k, int gb, int gtrail, Info *out) {
+    const int join = g[0] != col[lt - 1] - 1;
+    out->dis = o->dis + join + gb;
+    out->ready = gtrail < k ? gtrail : join ? k : k + o->ready;
+    out->bottom = o->bottom;
+    out->top = UINT64_C(1) << (4 * (g[k - 1] & 15));
+    out->fnv = fnv_cards(o->fnv, g, k);
+    out->digest = digest_finish(out->fnv, d);
+}
+
+/* The one-suit run on top of cards g[0..k). */
+static inline int trail_of(const uint8_t *g, int k) {
+    int j = k - 1;
+    while (j > 0 && g[j - 1] == g[j] + 1)
+        j--;
+    return k - j;
 }
 
 static int popcount64(uint64_t x) {
@@ -120,6 +199,25 @@ typedef struct {
     int8_t s, t, k; /* s < 0: a deal */
 } Cand;
 
+/* A zeroed block of n 64-bit words. A big one (the set of keys met: tens of megabytes, read at
+ * random) is aligned to 2 MB and asked for in huge pages where Linux offers them: its lookups
+ * then miss the processor's address cache far less often. Freed with free(). */
+#define HUGE_PAGE ((size_t)2 << 20)
+static uint64_t *zeroed_words(size_t n) {
+    size_t bytes = n * sizeof(uint64_t);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) {
+        void *p = NULL;
+        if (posix_memalign(&p, HUGE_PAGE, bytes) != 0)
+            return NULL;
+        (void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: no huge pages is fine */
+        memset(p, 0, bytes);
+        return p;
+    }
+#endif
+    return calloc(n, sizeof(uint64_t));
+}
+
 /* An open-addressing set of 64-bit keys (0 kept aside). */
 typedef struct {
     uint64_t *slots;
@@ -132,7 +230,7 @@ static int seen_init(Seen *s, size_t cap) {
     size_t n = 1024;
     while (n < cap * 2)
         n <<= 1;
-    s->slots = calloc(n, sizeof(uint64_t));
+    s->slots = zeroed_words(n);
     if (!s->slots)
         return -1;
     s->mask = n - 1;
@@ -149,7 +247,7 @@ static size_t seen_slot(uint64_t key, size_t mask) {
 
 static int seen_grow(Seen *s) {
     size_t n = (s->mask + 1) * 2;
-    uint64_t *slots = calloc(n, sizeof(uint64_t));
+    uint64_t *slots = zeroed_words(n);
     if (!slots)
         return -1;
     for (size_t i = 0; i <= s->mask; i++) {
@@ -165,6 +263,17 @@ static int seen_grow(Seen *s) {
     s->slots = slots;
     s->mask = n - 1;
     return 0;
+}
+
+/* How many keys a pass of this width is likely to meet (a few thousand a unit of width), at
+ * most the seen limit: the set starts that large rather than growing to it step by step. */
+static size_t seen_expected(int width, long long seen_limit) {
+    size_t n = (size_t)width * 4096;
+    if (n > ((size_t)1 << 22))
+        n = (size_t)1 << 22;
+    if (seen_limit >= 0 && (unsigned long long)seen_limit < n)
+        n = (size_t)seen_limit;
+    return n < 1024 ? 1024 : n;
 }
 
 /* Adds key: 1 when it was new, 0 when already there, -1 when out of memory. */
@@ -229,12 +338,50 @@ static void heap_replace_top(Heap *h, int64_t x) {
     h->v[i] = x;
 }
 
-/* Candidates are sorted by (rank, order met); qsort is not stable, so the order met is kept in
- * an index array sorted alongside. */
-typedef struct {
-    int64_t rank;
-    uint32_t seq;
-} Key;
+/* Candidates are sorted by (rank, order met): each is a 64-bit word, its rank (biased to sort
+ * unsigned) above its order met, sorted by the rank's 32 bits with a stable radix sort (the
+ * words start in the order met). A rank fits in 32 bits: at most 10 columns of 127 cards and
+ * 255 face-down cards give disorders below 4,000 (times 256), and runs below 2^20 + 64 give cards
+ * ready below 2^24. */
+typedef uint64_t Key;
+
+static Key key_of(int64_t rank, uint32_t seq) {
+    return (uint64_t)((uint32_t)rank ^ UINT32_C(0x80000000)) << 32 | seq;
+}
+
+/* Sort keys[0..n) by their upper 32 bits, stably (a byte at a time, least significant first,
+ * skipping the bytes all keys share); tmp holds n keys. Returns the sorted array (keys or
+ * tmp). */
+static Key *sort_keys(Key *keys, Key *tmp, size_t n) {
+    size_t count[4][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = keys[i];
+        count[0][(k >> 32) & 255]++;
+        count[1][(k >> 40) & 255]++;
+        count[2][(k >> 48) & 255]++;
+        count[3][k >> 56]++;
+    }
+    for (int b = 0; b < 4; b++) {
+        int shift = 32 + 8 * b;
+        if (n == 0 || count[b][(keys[0] >> shift) & 255] == n)
+            continue; /* every key has this byte */
+        size_t at = 0;
+        for (int v = 0; v < 256; v++) {
+            size_t c = count[b][v];
+            count[b][v] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint64_t k = keys[i];
+            tmp[count[b][(k >> shift) & 255]++] = k;
+        }
+        Key *swap = keys;
+        keys = tmp;
+        tmp = swap;
+    }
+    return keys;
+}
 
 /* A child move met while expanding a position, before its key is looked up. */
 typedef struct {
@@ -270,12 +417,15 @@ typedef struct {
     size_t *level_n;
     size_t nlevels, levels_cap;
     size_t back_total, back_after; /* entries held now, and after the last pruning */
-    Key *keys;
+    Key *keys, *keys_tmp; /* the candidates' sort keys, and room for sorting them */
+    size_t keys_cap;
     Seen seen;
     Heap *heaps; /* one per bucket */
     int64_t *heap_store;
     uint8_t *tmp; /* a column being built */
     Pend *pend;   /* the children of the position being expanded: at most ncols * cap moves */
+    uint64_t *later; /* the keys of children met this level that could not be kept (see expand) */
+    size_t nlater, later_cap;
 } Pass;
 
 static void sums_of(const Pass *P, Node *nd) {
@@ -312,37 +462,62 @@ static void apply_deal(const Pass *P, Node *nd, uint8_t *cards) {
     for (int i = 0; i < clen; i++) {
         uint8_t *col = cards + (size_t)i * P->cap;
         int n = nd->len[i], d = nd->down[i];
-        col[n++] = chunk[i];
-        if ((chunk[i] & 15) == 1)
-            nd->runs += take_run(col, &n, &d);
+        col[n] = chunk[i];
+        Info ni;
+        int full = 1;
+        if (n > 0 && d < n) {
+            info_push(&nd->info[i], col, n, d, col + n, 1, 0, 1, &ni);
+            full = (chunk[i] & 15) == 1 && ni.ready >= 13; /* a run completed */
+        }
+        n++;
+        if (full) {
+            if ((chunk[i] & 15) == 1)
+                nd->runs += take_run(col, &n, &d);
+            info_of(col, n, d, &ni);
+        }
+        nd->info[i] = ni;
         nd->len[i] = n;
         nd->down[i] = d;
     }
     nd->dealt++;
-    for (int i = 0; i < P->ncols; i++)
-        info_of(cards + (size_t)i * P->cap, nd->len[i], nd->down[i], &nd->info[i]);
-    sums_of(P, nd);
+    sums_of(P, nd); /* the other columns' infos stand */
 }
 
 /* The move (s, t, k) applied in place; the two columns' infos and the sums recomputed. */
 static void apply_move(const Pass *P, Node *nd, uint8_t *cards, int s, int t, int k) {
     uint8_t *src = cards + (size_t)s * P->cap;
     uint8_t *dst = cards + (size_t)t * P->cap;
-    int n = nd->len[s] - k;
-    int ds = nd->down[s];
+    const int n0 = nd->len[s], d0 = nd->down[s];
+    int n = n0 - k;
+    int ds = d0;
     if (n && ds >= n)
         ds = n - 1;
-    int nt = nd->len[t], dt = nd->down[t];
+    const int lt = nd->len[t], dt0 = nd->down[t];
+    int nt = lt, dt = dt0;
     memcpy(dst + nt, src + n, (size_t)k);
     nt += k;
-    if ((dst[nt - 1] & 15) == 1)
-        nd->runs += take_run(dst, &nt, &dt);
+    const uint8_t *g = dst + lt;
+    const int gb = breaks_of(g, k);
+    Info nti;
+    int full = 1;
+    if (lt > 0 && dt0 < lt) {
+        info_push(&nd->info[t], dst, lt, dt0, g, k, gb, trail_of(g, k), &nti);
+        full = (dst[nt - 1] & 15) == 1 && nti.ready >= 13; /* a run completed */
+    }
+    if (full) {
+        if ((dst[nt - 1] & 15) == 1)
+            nd->runs += take_run(dst, &nt, &dt);
+        info_of(dst, nt, dt, &nti);
+    }
+    nd->info[t] = nti;
+    if (n > 0 && d0 <= n)
+        info_pop(&nd->info[s], src, n0, d0, n, gb, &nd->info[s]);
+    else
+        info_of(src, n, ds, &nd->info[s]);
     nd->len[s] = n;
     nd->down[s] = ds;
     nd->len[t] = nt;
     nd->down[t] = dt;
-    info_of(src, n, ds, &nd->info[s]);
-    info_of(dst, nt, dt, &nd->info[t]);
     sums_of(P, nd);
 }
 
@@ -378,6 +553,63 @@ static int offer(Pass *P, int bucket, int64_t rank, int skip) {
     return 0;
 }
 
+/* The rank and key of the deal's child of (nd, cards), from nd's own, without building it:
+ * 0 when a card dealt may complete a run or lands on an empty column (the caller builds the
+ * child whole then). */
+static int deal_sums(const Pass *P, const Node *nd, const uint8_t *cards, int64_t *rank,
+                     uint64_t *key) {
+    const uint8_t *chunk = P->chunks + (size_t)nd->dealt * P->ncols;
+    const int clen = P->chunk_len[nd->dealt];
+    int64_t dis = nd->dis, ready = nd->ready;
+    uint64_t bottoms = nd->bottoms, tops = nd->tops, k = nd->key + P->place[NPLACES - 1];
+    for (int i = 0; i < clen; i++) {
+        const int n = nd->len[i], d = nd->down[i];
+        if (n == 0 || d >= n)
+            return 0;
+        const Info *o = &nd->info[i];
+        Info ni;
+        info_push(o, cards + (size_t)i * P->cap, n, d, &chunk[i], 1, 0, 1, &ni);
+        if ((chunk[i] & 15) == 1 && ni.ready >= 13)
+            return 0;
+        dis += ni.dis - o->dis;
+        ready += ni.ready - o->ready;
+        bottoms += ni.bottom - o->bottom;
+        tops += ni.top - o->top;
+        k += P->place[i] * (ni.digest - o->digest);
+    }
+    *rank = rank_of(dis, ready, nd->empties, bottoms, tops);
+    *key = k;
+    return 1;
+}
+
+/* A key met this level, to be added to the set of keys met when the level is done. */
+static int defer_key(Pass *P, uint64_t key) {
+    if (P->nlater == P->later_cap) {
+        size_t cap = P->later_cap ? P->later_cap * 2 : 4096;
+        uint64_t *l = realloc(P->later, cap * sizeof(uint64_t));
+        if (!l)
+            return -1;
+        P->later = l;
+        P->later_cap = cap;
+    }
+    P->later[P->nlater++] = key;
+    return 0;
+}
+
+/* The keys put off this level, added to the set (their slots fetched a few ahead). */
+static int add_later(Pass *P) {
+    const size_t n = P->nlater;
+    const uint64_t *l = P->later;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 8 < n)
+            PREFETCH(&P->seen.slots[seen_slot(l[i + 8], P->seen.mask)]);
+        if (seen_add(&P->seen, l[i]) < 0)
+            return -1;
+    }
+    P->nlater = 0;
+    return 0;
+}
+
 /* Expand the level's position idx. Returns 0 (go on), 1 (a win: *ws, *wt, *wk set; *ws < 0 for
  * a deal) or -1 (out of memory). */
 static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
@@ -400,6 +632,12 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     }
     uint8_t *tmp = P->tmp;
     size_t npend = 0;
+    const int goal_met = nd->runs >= P->goal;
+    /* A child ranked no better than the ``width`` best already met for its bucket cannot be
+     * kept, whether met before or not: its key is not looked up now, only added to the set of
+     * keys met once the level is done (the heap's worst only gets better during a level, so the
+     * same child met again this level is left out again). */
+    const Heap *heap = &P->heaps[nd->dealt];
     for (int s = 0; s < ncols; s++) {
         const uint8_t *col = cards + (size_t)s * P->cap;
         const int n = nd->len[s];
@@ -416,16 +654,15 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
             }
         }
         const Info *os = &nd->info[s];
+        /* An Ace on top may complete a run (a King..Ace of one suit on top is a run of 13
+         * ready), and then, or when the goal is met already, the move is looked at whole. */
+        const int top_ace = (col[n - 1] & 15) == 1;
+        int gbreaks = 0; /* breaks between the moved cards (only a permissive move has any) */
         for (int k = 1; k <= m; k++) {
             const uint8_t first = col[n - k];
+            if (k > 1 && col[n - k + 1] != first - 1)
+                gbreaks++;
             const int split = k < n - d && col[n - k - 1] == first + 1;
-            /* the source's side, once for this count */
-            const int rest = n - k;
-            int ds = d;
-            if (rest && ds >= rest)
-                ds = rest - 1;
-            Info ns;
-            info_of(col, rest, ds, &ns);
             int targets[MAXCOLS + 1];
             int ntargets = 0;
             int fr = (first & 15) + 1;
@@ -444,27 +681,66 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                 }
             if (first_empty >= 0 && k < n && (stock_left || !split))
                 targets[ntargets++] = first_empty;
+            if (!ntargets)
+                continue;
+            /* the source's side, once for this count */
+            const int rest = n - k;
+            int ds = d;
+            if (rest && ds >= rest)
+                ds = rest - 1;
+            Info ns;
+            if (rest > 0 && d <= rest)
+                info_pop(os, col, n, d, rest, gbreaks, &ns);
+            else
+                info_of(col, rest, ds, &ns);
+            /* the moved cards' one-suit run on top (the source's, or all of them) */
+            const int gtrail = k < same ? k : same;
             for (int j = 0; j < ntargets; j++) {
                 const int t = targets[j];
                 const uint8_t *tc = cards + (size_t)t * P->cap;
-                int lt = nd->len[t];
-                memcpy(tmp, tc, (size_t)lt);
-                memcpy(tmp + lt, col + rest, (size_t)k);
+                const int lt = nd->len[t];
                 int nt = lt + k;
                 int dt = nd->down[t];
-                int removed = 0;
-                if ((tmp[nt - 1] & 15) == 1) {
-                    removed = take_run(tmp, &nt, &dt);
-                    if (nd->runs + removed >= P->goal) {
-                        *ws = s;
-                        *wt = t;
-                        *wk = k;
-                        return 1;
-                    }
-                }
-                Info ntI;
-                info_of(tmp, nt, dt, &ntI);
                 const Info *ot = &nd->info[t];
+                int removed = 0;
+                Info ntI;
+                int full = 1; /* info_of on the whole new column (a run may be completed) */
+                if (lt > 0 && dt < lt) {
+                    /* The target's info from its own: the cards added on top change its
+                     * disorder by the join and the breaks among them, its run on top, its top
+                     * card and, continued from its FNV state, its digest (info_of's values). */
+                    const int join = col[rest] != tc[lt - 1] - 1;
+                    ntI.dis = ot->dis + join + gbreaks;
+                    ntI.ready = gtrail < k ? gtrail : join ? k : k + ot->ready;
+                    ntI.bottom = ot->bottom;
+                    ntI.top = os->top;
+                    ntI.fnv = fnv_cards(ot->fnv, col + rest, k);
+                    ntI.digest = digest_finish(ntI.fnv, dt);
+                    full = top_ace && (ntI.ready >= 13 || goal_met);
+                } else if (lt == 0 && dt == 0) {
+                    /* to an empty column: the moved cards alone */
+                    ntI.dis = 1 + gbreaks;
+                    ntI.ready = gtrail;
+                    ntI.bottom = UINT64_C(1) << (4 * ((col[rest] & 15) + 1));
+                    ntI.top = os->top;
+                    ntI.fnv = fnv_cards(FNV_OFFSET, col + rest, k);
+                    ntI.digest = digest_finish(ntI.fnv, 0);
+                    full = top_ace && (ntI.ready >= 13 || goal_met);
+                }
+                if (full) {
+                    memcpy(tmp, tc, (size_t)lt);
+                    memcpy(tmp + lt, col + rest, (size_t)k);
+                    if (top_ace) {
+                        removed = take_run(tmp, &nt, &dt);
+                        if (nd->runs + removed >= P->goal) {
+                            *ws = s;
+                            *wt = t;
+                            *wk = k;
+                            return 1;
+                        }
+                    }
+                    info_of(tmp, nt, dt, &ntI);
+                }
                 int64_t d2 = nd->dis - os->dis - ot->dis + ns.dis + ntI.dis;
                 int64_t r2 = nd->ready - os->ready - ot->ready + ns.ready + ntI.ready + 13 * removed;
                 int64_t e2 = nd->empties + (rest == 0) + (nt == 0) - (lt == 0);
@@ -473,6 +749,11 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                 int64_t rank = rank_of(d2, r2, e2, b2, t2);
                 uint64_t key = nd->key + P->place[s] * (ns.digest - os->digest) +
                                P->place[t] * (ntI.digest - ot->digest);
+                if (heap->n >= P->width && rank >= heap->v[0]) {
+                    if (defer_key(P, key) < 0)
+                        return -1;
+                    continue;
+                }
                 /* met in order below, once every child's slot in the seen set is fetched */
                 Pend *pd = &P->pend[npend++];
                 pd->rank = rank;
@@ -486,43 +767,45 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     }
     for (size_t i = 0; i < npend; i++) {
         const Pend *pd = &P->pend[i];
+        if (heap->n >= P->width && pd->rank >= heap->v[0]) {
+            if (defer_key(P, pd->key) < 0)
+                return -1;
+            continue;
+        }
         int added = seen_add(&P->seen, pd->key);
         if (added < 0)
             return -1;
         if (!added)
             continue;
-        if (offer(P, nd->dealt, pd->rank, 1))
-            continue;
+        offer(P, nd->dealt, pd->rank, 0);
         if (add_cand(P, pd->rank, idx, pd->s, pd->t, pd->k) < 0)
             return -1;
     }
     if (stock_left && first_empty < 0) {
-        Node child = *nd;
-        memcpy(tmp, cards, (size_t)P->stride);
-        apply_deal(P, &child, tmp);
-        if (child.runs >= P->goal) {
-            *ws = -1;
-            *wt = *wk = 0;
-            return 1;
+        int64_t rank;
+        uint64_t key;
+        if (goal_met || !deal_sums(P, nd, cards, &rank, &key)) {
+            Node child = *nd;
+            memcpy(tmp, cards, (size_t)P->stride);
+            apply_deal(P, &child, tmp);
+            if (child.runs >= P->goal) {
+                *ws = -1;
+                *wt = *wk = 0;
+                return 1;
+            }
+            rank = node_rank(&child);
+            key = child.key;
         }
-        int added = seen_add(&P->seen, child.key);
+        int added = seen_add(&P->seen, key);
         if (added < 0)
             return -1;
         if (added) {
-            int64_t rank = node_rank(&child);
-            offer(P, child.dealt, rank, 0);
+            offer(P, nd->dealt + 1, rank, 0);
             if (add_cand(P, rank, idx, -1, 0, 0) < 0)
                 return -1;
         }
     }
     return 0;
-}
-
-static int key_cmp(const void *a, const void *b) {
-    const Key *x = a, *y = b;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
-    return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
 static void pass_free(Pass *P) {
@@ -539,11 +822,13 @@ static void pass_free(Pass *P) {
     }
     free(P->level_n);
     free(P->keys);
+    free(P->keys_tmp);
     free(P->seen.slots);
     free(P->heaps);
     free(P->heap_store);
     free(P->tmp);
     free(P->pend);
+    free(P->later);
 }
 
 static int set_progress(PyObject *progress, const Node *best) {
@@ -748,7 +1033,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     P->cur = malloc(sizeof(Node));
     P->cur_cards = malloc((size_t)P->stride);
     if (!P->chunks || !P->tmp || !P->pend || !P->heaps || !P->heap_store || !P->cur || !P->cur_cards ||
-        seen_init(&P->seen, 1024) < 0) {
+        seen_init(&P->seen, seen_expected(width, seen_limit)) < 0) {
         PyErr_NoMemory();
         goto done;
     }
@@ -854,20 +1139,28 @@ static PyObject *beam(PyObject *self, PyObject *args) {
                 goto done;
             }
         }
-        /* sort the candidates by (rank, order met) */
-        size_t nc = P->ncands;
-        free(P->keys);
-        P->keys = malloc((nc ? nc : 1) * sizeof(Key));
-        if (!P->keys) {
+        if (add_later(P) < 0) {
             PyErr_NoMemory();
             goto done;
         }
-        Key *keys = P->keys;
-        for (size_t i = 0; i < nc; i++) {
-            keys[i].rank = P->cands[i].rank;
-            keys[i].seq = (uint32_t)i;
+        /* sort the candidates by (rank, order met) */
+        size_t nc = P->ncands;
+        if (nc > P->keys_cap) {
+            size_t cap = nc + nc / 2;
+            free(P->keys);
+            free(P->keys_tmp);
+            P->keys_cap = 0;
+            P->keys = malloc(cap * sizeof(Key));
+            P->keys_tmp = malloc(cap * sizeof(Key));
+            if (!P->keys || !P->keys_tmp) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            P->keys_cap = cap;
         }
-        qsort(keys, nc, sizeof(Key), key_cmp);
+        for (size_t i = 0; i < nc; i++)
+            P->keys[i] = key_of(P->cands[i].rank, (uint32_t)i);
+        const Key *keys = sort_keys(P->keys, P->keys_tmp, nc);
         /* the next level: at most width per bucket */
         size_t most = (size_t)width * (size_t)buckets;
         if (most > nc)
@@ -893,7 +1186,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         memset(counts, 0, sizeof counts);
         size_t kept = 0;
         for (size_t i = 0; i < nc && kept < most; i++) {
-            const Cand *c = &P->cands[keys[i].seq];
+            const Cand *c = &P->cands[(uint32_t)keys[i]];
             const Node *parent = &P->cur[c->parent];
             int bucket = parent->dealt + (c->s < 0);
             if (counts[bucket] >= width)

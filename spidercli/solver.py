@@ -723,12 +723,14 @@ class BeamSolver(Search):
         seen: set[int],
         bests: list[list[int]] | None = None,
         width: int = 0,
+        later: list[int] | None = None,
     ) -> tuple[bool, Step]:
         """Append ``entry``'s children (it is ``idx`` in its level) to ``out`` as candidates,
         without building their positions, skipping (and adding to ``seen``) the keys already
         met; ``(True, step)`` as soon as a step wins. With ``bests`` (per number of deals done,
         the negated ranks of the best ``width`` candidates so far, a heap), a child that cannot
-        make its bucket's best ``width`` is left out of ``out``."""
+        make its bucket's best ``width`` is left out of ``out``, its key added to ``later``
+        (when given, for the caller to add to ``seen`` once the level is done) or ``seen``."""
         node, _, _, infos, sums, pkey = entry
         cols, down, _, runs = node
         goal = self.p.runs_to_win
@@ -789,15 +791,21 @@ class BeamSolver(Search):
             d3 = d2 - (nz_b & nz_t & _NIBBLES).bit_count() - e2
             rank = (d3 if d3 > 0 else 0) * 256 - r2 - e2
             key = (pkey + _PLACE[s] * (ns[4] - os_[4]) + _PLACE[t] * (nt[4] - ot[4])) & _MASK
+            if heap is not None and len(heap) >= width and rank >= -heap[0]:
+                # A child ranked no better than the ``width`` best already met for its bucket
+                # (all met before it, so ahead of it in the sort) cannot be kept, met before or
+                # not: it is remembered as met (with ``later``, once the level is done: the
+                # bucket's worst only gets better during a level, so the same child met again
+                # this level is left out again), but never looked up or built.
+                if later is None:
+                    seen.add(key)
+                else:
+                    later.append(key)
+                continue
             if key in seen:
                 continue
             seen.add(key)
             if heap is not None:
-                # A child ranked no better than the ``width`` best already met for its bucket
-                # (all met before it, so ahead of it in the sort) cannot be kept: it is
-                # remembered as met, but never built into a candidate.
-                if len(heap) >= width and rank >= -heap[0]:
-                    continue
                 if len(heap) < width:
                     heapq.heappush(heap, -rank)
                 else:
@@ -851,11 +859,13 @@ class BeamSolver(Search):
                 seen = {e.key for e in level}
             children: list[Candidate] = []
             bests: list[list[int]] = [[] for _ in range(buckets)]
+            later: list[int] = []
             for idx, entry in enumerate(level):
                 tick()
-                won, step = expand(entry, idx, children, seen, bests, width)
+                won, step = expand(entry, idx, children, seen, bests, width, later)
                 if won:
                     return self._line(levels, idx, step)
+            seen.update(later)  # the children left out, met all the same
             children.sort()
             counts = [0] * buckets
             parents = level

@@ -442,3 +442,32 @@ def test_problems_out_of_the_compiled_range_go_to_python(ncols: int) -> None:
             lambda: None,
             _Budget(None, None, None, 1.0).progress,
         )
+
+
+def test_children_that_cannot_be_kept_are_met_once_the_level_is_done() -> None:
+    """A child ranked no better than its bucket's ``width`` best is not looked up: its key goes
+    to ``later`` (added to the keys met when the level is done) and it is no candidate; without
+    ``later`` its key is added at once. Kept children are looked up as before."""
+    problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
+    beam = BeamSolver(problem, compiled=False)
+    root = beam.level_entry(problem.start, -1, None)
+    buckets = len(problem.chunks) + 1
+    # Every bucket already holds one child better than any (negated ranks: -(-10**9)).
+    full = [[10**9] for _ in range(buckets)]
+    out: list[spidercli.solver.Candidate] = []
+    seen = {root.key}
+    later: list[int] = []
+    assert beam.expand(root, 0, out, seen, [list(h) for h in full], 1, later) == (False, None)
+    moves = [step for step in beam.moves(problem.start) if step is not None]
+    assert len(later) == len(moves) > 0
+    assert all(c[3] is None for c in out)  # only the deal (no empty column) is a candidate
+    assert not seen & set(later)
+    seen_now = {root.key}
+    assert beam.expand(root, 0, [], seen_now, [list(h) for h in full], 1) == (False, None)
+    assert set(later) <= seen_now
+    # With room in the buckets, the same children are looked up and kept as candidates.
+    roomy: list[spidercli.solver.Candidate] = []
+    seen_roomy = {root.key}
+    later_roomy: list[int] = []
+    beam.expand(root, 0, roomy, seen_roomy, [[] for _ in range(buckets)], 1000, later_roomy)
+    assert later_roomy == [] and len(roomy) == len(set(later)) + 1
