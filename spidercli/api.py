@@ -157,11 +157,11 @@ def parse_log(
     checks (UTF-8, no NUL byte, a leading byte order mark dropped), the same reader. ``name``
     is what messages and the log's ``path`` call it. ``InputError`` as ``read_log``.
     """
-    from spidercli.movelog import parse_log as parse
+    from spidercli.movelog import parse_log
     from spidercli.yamlreader import decode
 
     shown = _name(name)
-    return parse(decode(_bytes_of(text, shown, max_bytes), shown), shown)
+    return parse_log(decode(_bytes_of(text, shown, max_bytes), shown), shown)
 
 
 def replay(
@@ -179,8 +179,7 @@ def replay(
     one that cannot play the log's game. ``visitor`` is the command line's (its boards and HTML
     page), not part of the public API.
     """
-    from spidercli.replay import choose_rules
-    from spidercli.replay import replay as play
+    from spidercli.replay import choose_rules, replay
 
     _log(log)
     if on_illegal not in ON_ILLEGAL:
@@ -188,7 +187,7 @@ def replay(
             f"on_illegal must be one of {', '.join(map(repr, ON_ILLEGAL))}, not {on_illegal!r}"
         )
     ruleset = choose_rules(log, _rules(rules))
-    return play(log, rules=ruleset, on_illegal=on_illegal, visitor=visitor)
+    return replay(log, rules=ruleset, on_illegal=on_illegal, visitor=visitor)
 
 
 def deal(code: str) -> Board:
@@ -216,7 +215,7 @@ def hint(log: MoveLog, *, rules: str | None = None, timeout: float = 5.0) -> Hin
     for); ``InputError`` for a ruleset as ``replay``.
     """
     from spidercli.replay import IllegalLogError
-    from spidercli.solution import hint as best
+    from spidercli.solution import hint
     from spidercli.solving import no_hint_message
 
     seconds = _seconds(timeout, "timeout")
@@ -224,7 +223,7 @@ def hint(log: MoveLog, *, rules: str | None = None, timeout: float = 5.0) -> Hin
     if report.illegal:
         bad = report.illegal[0]
         raise IllegalLogError(no_hint_message(bad), path=log.path, line=bad.line, report=report)
-    return best(report.game, timeout=seconds)
+    return hint(report.game, timeout=seconds)
 
 
 def solve(
@@ -330,8 +329,7 @@ def standings(
     from spidercli.errors import InputError
     from spidercli.findlogs import find_logs, no_logs
     from spidercli.messages import N_
-    from spidercli.tournament import load_manifest
-    from spidercli.tournament import standings as rank
+    from spidercli.tournament import load_manifest, standings
 
     given = list(_paths(paths, "paths"))
     workers = _positive(jobs, "jobs")
@@ -346,7 +344,7 @@ def standings(
         files = [f for f in files if Path(f).resolve() != skip]
     if not files:
         raise no_logs(given)
-    return rank(files, plan, jobs=workers)
+    return standings(files, plan, jobs=workers)
 
 
 def duel(a: MoveLog, b: MoveLog) -> Judgement:
