@@ -201,7 +201,9 @@ REPLAYS = {
 }
 
 
-def _timed(args: list[str]) -> str:
+def timed(args: list[str]) -> tuple[str, str]:
+    """``args`` run under ``/usr/bin/time``: its wall time, CPU time (user + system), peak
+    memory and exit status as one column of text, and the last line it said on stderr."""
     with tempfile.NamedTemporaryFile() as times:
         run = subprocess.run(
             ["/usr/bin/time", "-o", times.name, "-f", "%e %U %S %M", *args],
@@ -212,10 +214,16 @@ def _timed(args: list[str]) -> str:
         )
         wall, user, system, peak = Path(times.name).read_text().split()[-4:]
     said = run.stderr.strip().splitlines()
-    return (
+    figures = (
         f"wall {float(wall):.2f} s  cpu {float(user) + float(system):.2f} s  "
-        f"peak {int(peak) / 1000:.0f} MB  exit {run.returncode}  | {said[-1][:100] if said else ''}"
+        f"peak {int(peak) / 1000:.0f} MB  exit {run.returncode}"
     )
+    return figures, said[-1] if said else ""
+
+
+def _timed(args: list[str]) -> str:
+    figures, said = timed(args)
+    return f"{figures}  | {said[:100]}"
 
 
 def measure(folder: Path) -> None:

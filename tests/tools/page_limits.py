@@ -12,13 +12,12 @@ figures.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from spidercli.movelog import load_log
-from tests.tools.limits import LIMIT, _code_where, _fill
+from tests.tools.limits import LIMIT, _code_where, _fill, timed
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every log ends with an expectation it does not meet, so that verify writes its page whole.
@@ -52,20 +51,9 @@ SKIP = {"refused-moves", "move-undo-refusal"}
 
 
 def _timed(args: list[str], page: Path | None) -> str:
-    with tempfile.NamedTemporaryFile() as times:
-        run = subprocess.run(
-            ["/usr/bin/time", "-o", times.name, "-f", "%e %U %S %M", *args],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            check=False,
-        )
-        wall, user, system, peak = Path(times.name).read_text().split()[-4:]
+    figures, _ = timed(args)
     size = f"page {page.stat().st_size / 1e6:.1f} MB" if page is not None and page.exists() else ""
-    return (
-        f"wall {float(wall):.2f} s  cpu {float(user) + float(system):.2f} s  "
-        f"peak {int(peak) / 1000:.0f} MB  exit {run.returncode}  {size}"
-    )
+    return f"{figures}  {size}"
 
 
 def measure(folder: Path) -> None:
