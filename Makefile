@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench bench-solver bench-kpat bench-sweep fuzz snapshots i18n pictures clean
+.PHONY: demo test test-slow lint bench bench-solver bench-kpat bench-sweep fuzz snapshots i18n pictures clean
 
 # The interpreter is checked before use: one that cannot start (not installed, a pyenv shim for a
 # version pyenv does not have) is told apart from one that starts but is older than 3.10.
@@ -40,8 +40,14 @@ demo: $(RUN_STAMP)
 # needs a C compiler); REQUIRE_COMPILED=0 lets the tests pass without it (pure Python alone).
 REQUIRE_COMPILED ?= 1
 test: $(DEV_STAMP)
-	COLUMNS=100 SPIDERCLI_REQUIRE_COMPILED=$(REQUIRE_COMPILED) $(BIN)/python -m pytest
+	COLUMNS=100 SPIDERCLI_REQUIRE_COMPILED=$(REQUIRE_COMPILED) $(BIN)/python -m pytest -m "not slow"
 	$(MAKE) --no-print-directory lint
+
+# The long runs make test leaves out (tests marked slow: whole solves with the pure Python pass,
+# which tests/test_beam_compiled.py shows equal to the compiled one, and the widest property and
+# browser sweeps); CI runs them after make test.
+test-slow: $(DEV_STAMP)
+	COLUMNS=100 SPIDERCLI_REQUIRE_COMPILED=$(REQUIRE_COMPILED) $(BIN)/python -m pytest -m slow
 
 # lint-imports: the floors of docs/architecture.md and the engine's independence, as contracts in
 # pyproject.toml ([tool.importlinter]).

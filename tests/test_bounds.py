@@ -103,6 +103,7 @@ def _small(rng: random.Random) -> Game:
     return small_game(columns, down, stock, suits=2 if extra else 1, runs=1)
 
 
+@pytest.mark.slow  # 80 exhaustive searches; the property test below runs in make test
 def test_never_above_the_shortest_win_of_small_positions() -> None:
     rng = random.Random(2126)
     won = tight = 0

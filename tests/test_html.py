@@ -182,7 +182,10 @@ STEP_ALL = (
 )
 
 
-@pytest.mark.parametrize("lang", ["en", "cs", "fi"])
+@pytest.mark.parametrize(
+    "lang",
+    ["en", pytest.param("cs", marks=pytest.mark.slow), pytest.param("fi", marks=pytest.mark.slow)],
+)
 def test_every_entry_shows_the_engines_position_and_words(
     browser: Browser, tmp_path: Path, lang: str
 ) -> None:
