@@ -226,6 +226,7 @@ def test_the_compiled_pass_from_a_game_in_progress(path: str, entries: int) -> N
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # a long property run: make test-slow
 @needs_compiled
 @SETTINGS
 @given(
@@ -396,6 +397,7 @@ def test_ctrl_c_while_the_compiled_pass_runs_raises_keyboardinterrupt() -> None:
     assert calls >= 1000
 
 
+@pytest.mark.slow  # a long property run: make test-slow
 @needs_compiled
 def test_a_whole_search_is_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     """The schedule and the polishing (narrow here, for the Python pass's sake) give the same

@@ -4,6 +4,7 @@ general path (``check_move`` then ``move``)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +37,7 @@ def attempt(game: Game, move: Move, way: str) -> tuple[object, ...]:
     return after
 
 
+@pytest.mark.slow  # a long property run: make test-slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     CODES,

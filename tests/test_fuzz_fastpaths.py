@@ -134,6 +134,7 @@ def test_the_cli_comparison_can_fail(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ the campaign, a sample
 
 
+@pytest.mark.slow  # a long property run: make test-slow
 def test_mutated_and_generated_logs_read_and_play_the_same_both_ways() -> None:
     """300 inputs: the quick reader against the YAML reader, play_all against play under every
     ruleset that plays the deal; a fair share of them on the quick path."""

@@ -245,6 +245,7 @@ def check_every_move(game: Game) -> None:
         assert attempt(game, move, "play_all") == attempt(game, move, "play"), move
 
 
+@pytest.mark.slow  # a long property run: make test-slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     CODES,
