@@ -12,6 +12,7 @@ engine plays like any other: ``small_game``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,6 +29,20 @@ class Plain:
 
     shortest: int | None
     positions: int
+
+
+def dealt_out(
+    rng: random.Random, cards: list[int], ncols: int
+) -> tuple[list[list[int]], list[int], list[int]]:
+    """``cards`` laid out at random: a stock of one card a column (two times in five), the rest
+    cut into ``ncols`` columns of at least one card, each with some of its cards face down."""
+    stock: list[int] = []
+    if rng.random() < 0.4:
+        stock, cards = cards[:ncols], cards[ncols:]
+    cuts = sorted(rng.sample(range(1, len(cards)), ncols - 1))
+    columns = [cards[a:b] for a, b in zip([0, *cuts], [*cuts, len(cards)], strict=True)]
+    down = [rng.randint(0, len(c) - 1) for c in columns]
+    return columns, down, stock
 
 
 def small_game(

@@ -19,7 +19,7 @@ from spidercli.rules import CLASSIC
 from spidercli.solution import solve_setup
 from spidercli.solver import Problem, problem_from_game
 from tests.helpers import FIXTURES, run
-from tests.plainsearch import plain_search, small_game
+from tests.plainsearch import dealt_out, plain_search, small_game
 
 SPADES = list(range(1, 14))  # A..K of suit 0
 HEARTS = [0x10 | r for r in range(1, 14)]
@@ -94,12 +94,7 @@ def _small(rng: random.Random) -> Game:
         for _ in range(rng.randint(0, 2)):
             i, j = rng.randrange(len(cards)), rng.randrange(len(cards))
             cards[i], cards[j] = cards[j], cards[i]
-    stock: list[int] = []
-    if rng.random() < 0.4:
-        stock, cards = cards[:ncols], cards[ncols:]
-    cuts = sorted(rng.sample(range(1, len(cards)), ncols - 1))
-    columns = [cards[a:b] for a, b in zip([0, *cuts], [*cuts, len(cards)], strict=True)]
-    down = [rng.randint(0, len(c) - 1) for c in columns]
+    columns, down, stock = dealt_out(rng, cards, ncols)
     return small_game(columns, down, stock, suits=2 if extra else 1, runs=1)
 
 

@@ -21,7 +21,7 @@ from spidercli.cards import cards_str
 from spidercli.engine import Game
 from spidercli.proof import ProofSearch
 from spidercli.solver import problem_from_game
-from tests.plainsearch import plain_search, small_game
+from tests.plainsearch import dealt_out, plain_search, small_game
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "unwinnable" / "positions.json"
 
@@ -34,12 +34,7 @@ def draw(rng: random.Random) -> Game:
     extra = rng.randint(0, 2)
     cards += [0x20 | r for r in rng.sample(range(1, 14), extra)]
     rng.shuffle(cards)
-    stock: list[int] = []
-    if rng.random() < 0.4:
-        stock, cards = cards[:ncols], cards[ncols:]
-    cuts = sorted(rng.sample(range(1, len(cards)), ncols - 1))
-    columns = [cards[a:b] for a, b in zip([0, *cuts], [*cuts, len(cards)], strict=True)]
-    down = [rng.randint(0, len(c) - 1) for c in columns]
+    columns, down, stock = dealt_out(rng, cards, ncols)
     return small_game(columns, down, stock, suits=suits + (extra > 0), runs=runs)
 
 
