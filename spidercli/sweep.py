@@ -11,6 +11,7 @@ are written as they come, one line each, flushed at once.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -22,7 +23,13 @@ from typing import IO, Any
 
 from spidercli.codes import CodeError, Setup, parse_code, seed_letters, splitmix64
 from spidercli.errors import InputError, OutputError, unwritable
-from spidercli.messages import N_, message_of, quoted
+from spidercli.files import write_atomic
+from spidercli.i18n import _, ngettext
+from spidercli.messages import N_, message_of, quoted, said
+from spidercli.rules import RULESETS
+from spidercli.solution import solve_setup
+from spidercli.solving import win_log
+from spidercli.workers import supervised, worker_death
 
 RULES = "classic"  # the ruleset a sweep solves under: every code's own game
 RESULTS = ("won", "unwinnable", "gave-up")
@@ -113,7 +120,7 @@ def random_codes(count: int, suits: int, seed: int) -> list[str]:
         raise InputError(N_("--suits takes 1, 2 or 4, not {suits}", suits=suits))
     state = seed & ((1 << 64) - 1)
     codes = []
-    for _ in range(count):
+    for _index in range(count):
         state, value = splitmix64(state)
         codes.append(f"SP{suits}-S1C-{seed_letters(value % 26**7)}")
     return codes
@@ -157,8 +164,6 @@ def shard_codes(items: Iterable[Item], shard: tuple[int, int] = (1, 1)) -> Itera
 def record_of(setup: Setup, solved: Any, seconds: float) -> dict[str, Any]:
     """A deal's record from what ``solution.solve_setup`` returned: the one place that reads
     the solver's result (``solve --json``'s record, and ``states_to_win``)."""
-    from spidercli.rules import RULESETS
-    from spidercli.solving import win_log
 
     won = solved.actions is not None
     result = "won" if won else "unwinnable" if solved.exhaustive else "gave-up"
@@ -184,8 +189,6 @@ Task = tuple[str, float, "int | None"]  # (code, timeout, max_states)
 def solve_deal(task: Task) -> dict[str, Any]:
     """One deal's record (in a worker): whatever happens, a record for this deal alone."""
     code, timeout, max_states = task
-    from spidercli.rules import RULESETS
-    from spidercli.solution import solve_setup
 
     start = time.perf_counter()
     setup = Setup.from_code(parse_code(code))
@@ -209,7 +212,6 @@ def failed(code: str, error: str, seconds: float = 0.0) -> dict[str, Any]:
 
 def worker_died(task: Task, status: int | None) -> dict[str, Any]:
     """The record of the deal a worker was solving when it died."""
-    from spidercli.workers import worker_death
 
     how = worker_death(status)
     return failed(task[0], f"internal error: the worker process solving this deal {how}.")
@@ -349,7 +351,6 @@ class Tally:
     def summary(self) -> str:
         """``40 deals: 38 won, 1 unwinnable, 1 gave up; median 112 moves, median gap -; 2.31 s a
         deal (92.4 s of search, 47.0 s elapsed)``."""
-        from spidercli.i18n import _, ngettext
 
         values = list(self.known.values())
         moves = [k.moves for k in values if k.moves is not None]
@@ -400,7 +401,6 @@ def grades(states: list[int]) -> Callable[[int], str]:
     a deal's grade is that of the first deal with as many states in sorted order, so equal
     searches share a grade."""
     ordered = sorted(states)
-    import bisect
 
     def grade(n: int) -> str:
         rank = bisect.bisect_left(ordered, n)
@@ -417,7 +417,6 @@ def write_certificate(manifest: str, record: dict[str, Any]) -> None:
     """A won record's log, beside the manifest (``certificates/<code>.yaml``)."""
     if record["result"] != "won" or not isinstance(record.get("log"), str):
         return
-    from spidercli.files import write_atomic
 
     path = certificate_path(manifest, record["game"])
     try:
@@ -433,9 +432,9 @@ def manifest_text(codes: list[str], tally: Tally, budget: str) -> str | None:
     won = [(c, k) for c, k in won if k.result == "won"]
     if not won:
         return None
-    grade = grades([k.measure for _, k in won])
+    grade = grades([k.measure for _code, k in won])
     most: dict[str, int] = {}
-    for _, k in won:
+    for _code, k in won:
         most[grade(k.measure)] = max(most.get(grade(k.measure), 0), k.measure)
     bounds = ", ".join(f"{g} up to {most[g]:,}" for g in GRADES if g in most)
     lines = [
@@ -512,7 +511,6 @@ def records(
         for task in tasks:
             yield solve_deal(task)
         return
-    from spidercli.workers import supervised
 
     yield from supervised(tasks, jobs, solve_deal, worker_died, ordered=False)
 
@@ -566,7 +564,6 @@ class LiveLine:
         self.done += 1
         if not self.on:
             return
-        from spidercli.i18n import _
 
         line = _(
             "sweep: {done} of {total} deals, {won} won, {unwinnable} unwinnable, {gave_up} gave up"
@@ -605,7 +602,6 @@ def run_sweep(
     ``stdout``, progress and the summary on ``stderr``; the exit status (0 done, 1 a manifest
     with no deal won, 130 interrupted). ``InputError`` / ``OutputError`` for what cannot be
     used, before any deal is solved (or, for output, when it cannot be written)."""
-    from spidercli.i18n import _
 
     if random is None and (suits is not None or seed is not None):
         raise InputError(N_("--suits and --seed go with --random N (random deals)"))
@@ -640,8 +636,6 @@ def run_sweep(
     planned = plan(items, where, output, certify)
     tally = planned.tally
     if planned.note is not None:
-        from spidercli.messages import said
-
         stderr.write(f"spidercli: {said(planned.note)}\n")
     sink = Sink.open(output) if output is not None else Sink(stdout, None)
     live = LiveLine(stderr, len(planned.todo))
@@ -670,7 +664,6 @@ def run_sweep(
         none = _("no deal was won: no manifest written")
         stderr.write(f"spidercli: {none}\n")
         return 1
-    from spidercli.files import write_atomic
 
     try:
         write_atomic(manifest, text)
