@@ -3,8 +3,9 @@
  * This file is optional: spidercli.solver uses it when it was built, and its own Python pass
  * otherwise. It must give exactly what the Python pass gives (the same moves in the same order,
  * the same ranks, the same 64-bit keys and seen set, the same candidates kept and the same line),
- * and it calls the budget's tick once per expanded position as the Python does. The tests compare
- * the two passes on many positions (tests/test_beam_compiled.py).
+ * and it counts the positions it expands as the Python does (it tells the budget every 256 at
+ * most: _Budget.grant). The tests compare the two passes on many positions
+ * (tests/test_beam_compiled.py).
  *
  * Plain CPython C API, no other dependency. Cards are bytes: suit << 4 | rank (rank 1..13).
  */
@@ -455,6 +456,13 @@ static int64_t node_rank(const Node *nd) {
     return rank_of(nd->dis, nd->ready, nd->empties, nd->bottoms, nd->tops);
 }
 
+/* A position's cards copied: each column's own cards only (what lies past a column's length
+ * is never read). */
+static inline void copy_cards(const Pass *P, const Node *nd, uint8_t *to, const uint8_t *from) {
+    for (int i = 0; i < P->ncols; i++)
+        memcpy(to + (size_t)i * P->cap, from + (size_t)i * P->cap, (size_t)nd->len[i]);
+}
+
 /* The deal applied to (node, cards) in place; its infos and sums recomputed. */
 static void apply_deal(const Pass *P, Node *nd, uint8_t *cards) {
     const uint8_t *chunk = P->chunks + (size_t)nd->dealt * P->ncols;
@@ -786,7 +794,7 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
         uint64_t key;
         if (goal_met || !deal_sums(P, nd, cards, &rank, &key)) {
             Node child = *nd;
-            memcpy(tmp, cards, (size_t)P->stride);
+            copy_cards(P, nd, tmp, cards);
             apply_deal(P, &child, tmp);
             if (child.runs >= P->goal) {
                 *ws = -1;
@@ -959,9 +967,11 @@ static int read_column(PyObject *b, const char *what, uint8_t *to, int *n, int c
 
 PyDoc_STRVAR(beam_doc,
              "beam(cols, down, chunks, runs, permissive, runs_to_win, width, cap, seen_limit, "
-             "places, tick, progress)\n--\n\n"
+             "places, grant, progress)\n--\n\n"
              "One beam pass, exactly as BeamSolver's Python pass: the winning line (a list of "
-             "(source, target, count) or None for a deal), or None. cap < 0: no cap.");
+             "(source, target, count) or None for a deal), or None. cap < 0: no cap. "
+             "grant(done, more): counts the positions expanded since its last call and, with "
+             "more, says how many more may be expanded before the next (see _Budget.grant).");
 
 static PyObject *beam(PyObject *self, PyObject *args) {
     (void)self;
@@ -1024,6 +1034,9 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     int buckets = P->nchunks + 1;
     PyObject *result = NULL;
     Back *pending = NULL;
+    /* positions the budget let this pass expand before it asks again, and those expanded since
+     * it last counted them */
+    Py_ssize_t allowance = 0, spent = 0;
 
     P->chunks = calloc((size_t)(nchunks > 0 ? nchunks : 1) * (size_t)ncols, 1);
     P->tmp = malloc((size_t)P->stride);
@@ -1124,10 +1137,23 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         for (int b = 0; b < buckets; b++)
             P->heaps[b].n = 0;
         for (size_t idx = 0; idx < P->cur_n; idx++) {
-            PyObject *r = PyObject_CallObject(tick, NULL);
-            if (!r)
-                goto done;
-            Py_DECREF(r);
+            if (allowance == 0) { /* the budget's word, every 256 positions at most */
+                PyObject *r = PyObject_CallFunction(tick, "ni", spent, 1);
+                if (!r)
+                    goto done;
+                allowance = PyLong_AsSsize_t(r);
+                Py_DECREF(r);
+                if (allowance < 1) {
+                    if (!PyErr_Occurred())
+                        PyErr_SetString(PyExc_ValueError, "tick: a positive count expected");
+                    goto done;
+                }
+                spent = 0;
+            }
+            allowance--;
+            spent++;
+            if (idx + 1 < P->cur_n) /* the next position's head, while this one is expanded */
+                PREFETCH(&P->cur[idx + 1]);
             int ws, wt, wk;
             int rc = expand(P, (int32_t)idx, &ws, &wt, &wk);
             if (rc < 0) {
@@ -1186,6 +1212,11 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         memset(counts, 0, sizeof counts);
         size_t kept = 0;
         for (size_t i = 0; i < nc && kept < most; i++) {
+            if (i + 8 < nc) { /* a coming candidate's parent, fetched while this one is built */
+                const Cand *ahead = &P->cands[(uint32_t)keys[i + 8]];
+                PREFETCH(&P->cur[ahead->parent]);
+                PREFETCH(P->cur_cards + (size_t)ahead->parent * P->stride);
+            }
             const Cand *c = &P->cands[(uint32_t)keys[i]];
             const Node *parent = &P->cur[c->parent];
             int bucket = parent->dealt + (c->s < 0);
@@ -1195,7 +1226,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
             Node *child = &P->nxt[kept];
             uint8_t *cc = P->nxt_cards + kept * (size_t)P->stride;
             *child = *parent;
-            memcpy(cc, P->cur_cards + (size_t)c->parent * P->stride, (size_t)P->stride);
+            copy_cards(P, parent, cc, P->cur_cards + (size_t)c->parent * P->stride);
             if (c->s < 0)
                 apply_deal(P, child, cc);
             else
@@ -1223,6 +1254,13 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     Py_INCREF(Py_None);
     result = Py_None;
 done:
+    if (result && spent) { /* the last positions counted (the pass is over: nothing to grant) */
+        PyObject *r = PyObject_CallFunction(tick, "ni", spent, 0);
+        if (r)
+            Py_DECREF(r);
+        else
+            Py_CLEAR(result);
+    }
     PyMem_Free(pending);
     pass_free(P);
     return result;

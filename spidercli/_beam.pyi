@@ -12,7 +12,7 @@ def beam(
     cap: int,
     seen_limit: int,
     places: tuple[int, ...],
-    tick: Callable[[], None],
+    grant: Callable[[int, int], int],
     progress: object,
 ) -> list[tuple[int, int, int] | None] | None: ...
 def column_digest(col: bytes, down: int) -> int: ...

@@ -223,6 +223,28 @@ class _Budget:
         self.report_every = report_every
         self.next_report = self.start + report_every
 
+    def grant(self, done: int, more: int = 1) -> int:
+        """The compiled pass's count: ``done`` positions expanded since its last call; with
+        ``more``, how many it may expand before it calls again (1 to 256: exactly up to
+        ``max_states``), or ``_Stop`` when the position budget is spent or the deadline has
+        passed. The same count and the same stops as ``tick`` once a position, without a call
+        from C into Python for each position."""
+        pr = self.progress
+        pr.states += done
+        if not more:
+            return 0
+        if pr.states >= self.limit:
+            raise _Stop
+        now = time.monotonic()
+        pr.seconds = now - self.start
+        if self.deadline is not None and now >= self.deadline:
+            raise _Stop
+        if self.report is not None and now >= self.next_report:
+            self.next_report = now + self.report_every
+            self.report(pr)
+        left = self.limit - pr.states
+        return 256 if left > 256 else int(left)
+
     def tick(self) -> None:
         """Count one position about to be expanded: ``_Stop`` instead when the position budget
         is spent (checked every time, so a search expands exactly up to ``max_states``), or,
@@ -833,7 +855,7 @@ class BeamSolver(Search):
                 -1 if cap is None else min(max(cap, 0), _C_INT_MAX),
                 min(max(SEEN_LIMIT, -1), _C_LONG_LONG_MAX),
                 _PLACE,
-                budget.tick,
+                budget.grant,
                 budget.progress,
             )
             return line
