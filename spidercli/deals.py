@@ -246,20 +246,4 @@ def _check_deck(
             )
 
 
-def deal_lines(setup: Setup) -> list[str]:
-    """The ``deal:`` block of a layout: a column a line, the stock a line a deal."""
-    layout = setup.layout
-    lines = ["deal:", f"  game: {layout.game.name}"]
-    if setup.suits > 1:
-        lines.append(f"  rule: {'permissive' if setup.permissive else 'classic'}")
-    lines.append("  columns:          # bottom to top; the last card starts face-up")
-    lines.extend(f"    - [{', '.join(card_str(c) for c in col)}]" for col in layout.columns)
-    lines.append("  stock:            # in dealing order, one line a deal")
-    pos = 0
-    for size in layout.game.deal_sizes:
-        lines.append("    - " + " ".join(card_str(c) for c in layout.stock[pos : pos + size]))
-        pos += size
-    return lines
-
-
-__all__ = ["DEAL_KEYS", "MOVE_RULES", "deal_lines", "parse_deal"]
+__all__ = ["DEAL_KEYS", "MOVE_RULES", "parse_deal"]

@@ -1,9 +1,26 @@
-"""Writing move logs: the YAML text of a game, in the layout the reader reads back."""
+"""Writing move logs: the YAML text of a game, in the layout the reader (``deals``,
+``yamlreader``) reads back; it imports no YAML library."""
 
 from __future__ import annotations
 
+from spidercli.cards import card_str
 from spidercli.codes import Setup
-from spidercli.deals import deal_lines
+
+
+def deal_lines(setup: Setup) -> list[str]:
+    """The ``deal:`` block of a layout: a column a line, the stock a line a deal."""
+    layout = setup.layout
+    lines = ["deal:", f"  game: {layout.game.name}"]
+    if setup.suits > 1:
+        lines.append(f"  rule: {'permissive' if setup.permissive else 'classic'}")
+    lines.append("  columns:          # bottom to top; the last card starts face-up")
+    lines.extend(f"    - [{', '.join(card_str(c) for c in col)}]" for col in layout.columns)
+    lines.append("  stock:            # in dealing order, one line a deal")
+    pos = 0
+    for size in layout.game.deal_sizes:
+        lines.append("    - " + " ".join(card_str(c) for c in layout.stock[pos : pos + size]))
+        pos += size
+    return lines
 
 
 def expect_lines(values: dict[str, object], pad: str = "") -> list[str]:
@@ -41,4 +58,4 @@ def format_log(
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["expect_lines", "format_log"]
+__all__ = ["deal_lines", "expect_lines", "format_log"]

@@ -408,7 +408,7 @@ def render_log(rng: random.Random, code: str, rules: str | None, texts: list[str
         lines.append("# a game")
     head = [f"game: {code}"]
     if rng.random() < 0.15:  # the deal written out, card by card
-        from spidercli.deals import deal_lines
+        from spidercli.logwriter import deal_lines
 
         head = ["\n".join(deal_lines(Setup.from_code(parse_code(code))))]
     if rules is not None:

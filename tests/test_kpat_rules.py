@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from spidercli.codes import Setup, parse_code
-from spidercli.deals import deal_lines
 from spidercli.engine import Game
 from spidercli.kpat import import_save
+from spidercli.logwriter import deal_lines
 from spidercli.rules import CLASSIC, KPAT, RULESETS, SPIDERETTE, check_playable, ruleset_named
 from tests.helpers import play, position, run
 from tests.kpat_saves import KPAT_FIXTURES

@@ -264,7 +264,7 @@ def test_bad_code_in_a_log_names_the_line() -> None:
 def test_explicit_deal_of_a_ps_code_has_its_deal_id() -> None:
     """PySol's columns hold 6 5 5 6 5 5 6 5 5 6 cards: written out as a deal: block they are
     read back as the same deal."""
-    from spidercli.deals import deal_lines
+    from spidercli.logwriter import deal_lines
     from spidercli.movelog import parse_log
 
     for code in ("PS1-1", "PS2-5", "PS4-14934", "PS4-MS40000"):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from spidercli.cards import parse_card
 from spidercli.codes import Layout, Setup, ordered_deck
-from spidercli.deals import deal_lines
+from spidercli.logwriter import deal_lines
 from spidercli.movelog import load_log
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 
