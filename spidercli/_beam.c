@@ -27,13 +27,20 @@
 /* ------------------------------------------------------------------ a column's part of the rank */
 
 typedef struct {
-    int32_t dis;     /* disorder: face-down cards, plus one per one-suit run of face-up cards */
-    int32_t ready;   /* the length of the one-suit run on top */
-    uint64_t bottom; /* 1 << 4 * (bottom card's rank + 1) */
-    uint64_t top;    /* 1 << 4 * (top card's rank) */
     uint64_t digest; /* the column's 64-bit digest (0 for an empty column) */
     uint64_t fnv;    /* FNV-1a over its cards alone: a card added on top continues from it */
-} Info;
+    int16_t dis;     /* disorder: face-down cards, plus one per one-suit run of face-up cards */
+    int16_t ready;   /* the length of the one-suit run on top */
+    uint8_t bsh;     /* 4 * (bottom card's rank + 1): the rank's bottom nibble (0: empty) */
+    uint8_t tsh;     /* 4 * (top card's rank): its top nibble (0: empty) */
+} Info; /* 24 bytes: a position's ten are read and copied for every child */
+
+/* The nibble a shift stands for (1 << sh), 0 for an empty column's 0. */
+static inline uint64_t nib(uint8_t sh) {
+    return (uint64_t)(sh != 0) << sh;
+}
+#define BOTTOM(i) nib((i)->bsh)
+#define TOP(i) nib((i)->tsh)
 
 #define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
 #define FNV_PRIME UINT64_C(0x100000001b3)
@@ -74,10 +81,10 @@ static void info_of(const uint8_t *col, int n, int d, Info *out) {
     int j = n - 1;
     while (j > d && col[j - 1] == col[j] + 1)
         j--;
-    out->dis = dis;
-    out->ready = n - j;
-    out->bottom = UINT64_C(1) << (4 * ((col[0] & 15) + 1));
-    out->top = UINT64_C(1) << (4 * (col[n - 1] & 15));
+    out->dis = (int16_t)dis;
+    out->ready = (int16_t)(n - j);
+    out->bsh = (uint8_t)(4 * ((col[0] & 15) + 1));
+    out->tsh = (uint8_t)(4 * (col[n - 1] & 15));
     out->fnv = fnv_cards(FNV_OFFSET, col, n);
     out->digest = digest_finish(out->fnv, d);
 }
@@ -112,8 +119,8 @@ static inline void info_pop(const Info *o, const uint8_t *col, int n, int d, int
         out->dis = rest;
         out->ready = 1;
     }
-    out->bottom = o->bottom;
-    out->top = UINT64_C(1) << (4 * (col[rest - 1] & 15));
+    out->bsh = o->bsh;
+    out->tsh = (uint8_t)(4 * (col[rest - 1] & 15));
     uint64_t h = o->fnv;
     for (int i = n - 1; i >= rest; i--)
         h = (h * FNV_INVERSE) ^ col[i];
@@ -129,8 +136,8 @@ static inline void info_push(const Info *o, const uint8_t *col, int lt, int d, c
     const int join = g[0] != col[lt - 1] - 1;
     out->dis = o->dis + join + gb;
     out->ready = gtrail < k ? gtrail : join ? k : k + o->ready;
-    out->bottom = o->bottom;
-    out->top = UINT64_C(1) << (4 * (g[k - 1] & 15));
+    out->bsh = o->bsh;
+    out->tsh = (uint8_t)(4 * (g[k - 1] & 15));
     out->fnv = fnv_cards(o->fnv, g, k);
     out->digest = digest_finish(out->fnv, d);
 }
@@ -179,9 +186,9 @@ static int take_run(const uint8_t *col, int *n, int *d) {
 /* ------------------------------------------------------------------ positions */
 
 typedef struct {
-    int32_t len[MAXCOLS];
-    int32_t down[MAXCOLS];
     Info info[MAXCOLS];
+    uint8_t len[MAXCOLS];  /* at most 127 cards */
+    uint8_t down[MAXCOLS]; /* at most 255 */
     int32_t dealt;
     int32_t runs;
     int64_t dis, ready, empties; /* the rank's sums (ready includes 13 a run removed) */
@@ -437,8 +444,8 @@ static void sums_of(const Pass *P, Node *nd) {
         if (nd->len[i]) {
             dis += nd->info[i].dis;
             ready += nd->info[i].ready;
-            bottoms += nd->info[i].bottom;
-            tops += nd->info[i].top;
+            bottoms += BOTTOM(&nd->info[i]);
+            tops += TOP(&nd->info[i]);
             key += P->place[i] * nd->info[i].digest;
         } else {
             empties++;
@@ -581,8 +588,8 @@ static int deal_sums(const Pass *P, const Node *nd, const uint8_t *cards, int64_
             return 0;
         dis += ni.dis - o->dis;
         ready += ni.ready - o->ready;
-        bottoms += ni.bottom - o->bottom;
-        tops += ni.top - o->top;
+        bottoms += BOTTOM(&ni) - BOTTOM(o);
+        tops += TOP(&ni) - TOP(o);
         k += P->place[i] * (ni.digest - o->digest);
     }
     *rank = rank_of(dis, ready, nd->empties, bottoms, tops);
@@ -720,8 +727,8 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                     const int join = col[rest] != tc[lt - 1] - 1;
                     ntI.dis = ot->dis + join + gbreaks;
                     ntI.ready = gtrail < k ? gtrail : join ? k : k + ot->ready;
-                    ntI.bottom = ot->bottom;
-                    ntI.top = os->top;
+                    ntI.bsh = ot->bsh;
+                    ntI.tsh = os->tsh;
                     ntI.fnv = fnv_cards(ot->fnv, col + rest, k);
                     ntI.digest = digest_finish(ntI.fnv, dt);
                     full = top_ace && (ntI.ready >= 13 || goal_met);
@@ -729,8 +736,8 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                     /* to an empty column: the moved cards alone */
                     ntI.dis = 1 + gbreaks;
                     ntI.ready = gtrail;
-                    ntI.bottom = UINT64_C(1) << (4 * ((col[rest] & 15) + 1));
-                    ntI.top = os->top;
+                    ntI.bsh = (uint8_t)(4 * ((col[rest] & 15) + 1));
+                    ntI.tsh = os->tsh;
                     ntI.fnv = fnv_cards(FNV_OFFSET, col + rest, k);
                     ntI.digest = digest_finish(ntI.fnv, 0);
                     full = top_ace && (ntI.ready >= 13 || goal_met);
@@ -752,8 +759,8 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                 int64_t d2 = nd->dis - os->dis - ot->dis + ns.dis + ntI.dis;
                 int64_t r2 = nd->ready - os->ready - ot->ready + ns.ready + ntI.ready + 13 * removed;
                 int64_t e2 = nd->empties + (rest == 0) + (nt == 0) - (lt == 0);
-                uint64_t b2 = nd->bottoms - os->bottom - ot->bottom + ns.bottom + ntI.bottom;
-                uint64_t t2 = nd->tops - os->top - ot->top + ns.top + ntI.top;
+                uint64_t b2 = nd->bottoms - BOTTOM(os) - BOTTOM(ot) + BOTTOM(&ns) + BOTTOM(&ntI);
+                uint64_t t2 = nd->tops - TOP(os) - TOP(ot) + TOP(&ns) + TOP(&ntI);
                 int64_t rank = rank_of(d2, r2, e2, b2, t2);
                 uint64_t key = nd->key + P->place[s] * (ns.digest - os->digest) +
                                P->place[t] * (ntI.digest - ot->digest);
@@ -1075,8 +1082,8 @@ static PyObject *beam(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "a face-down count from 0 to 255 expected");
             goto done;
         }
-        root->len[i] = n;
-        root->down[i] = (int32_t)dv;
+        root->len[i] = (uint8_t)n;
+        root->down[i] = (uint8_t)dv;
         info_of(P->cur_cards + (size_t)i * P->cap, n, (int)dv, &root->info[i]);
     }
     root->dealt = 0;
