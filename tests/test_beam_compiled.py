@@ -478,3 +478,26 @@ def test_children_that_cannot_be_kept_are_met_once_the_level_is_done() -> None:
     later_roomy: list[int] = []
     beam.expand(root, 0, roomy, seen_roomy, [[] for _ in range(buckets)], 1000, later_roomy)
     assert later_roomy == [] and len(roomy) == len(set(later)) + 1
+
+
+def test_the_budget_grants_at_most_256_positions_and_exactly_up_to_max_states() -> None:
+    """The compiled pass's count (``_Budget.grant``): at most 256 positions a call, exactly up to
+    ``max_states``, then ``_Stop``; a last call without ``more`` only counts (a pass that ends
+    after its last position is not stopped for it)."""
+    budget = _Budget(None, 300, None, 1.0)
+    assert budget.grant(0) == 256
+    assert budget.grant(256) == 44
+    with pytest.raises(_Stop):
+        budget.grant(44)
+    assert budget.progress.states == 300
+    budget.grant(0, 0)
+    assert budget.progress.states == 300
+    unlimited = _Budget(None, None, None, 1.0)
+    assert unlimited.grant(10**9) == 256
+    assert unlimited.grant(7, 0) == 0 and unlimited.progress.states == 10**9 + 7
+
+
+def test_a_deadline_passed_stops_the_pass_at_its_next_grant() -> None:
+    budget = _Budget(0.0, None, None, 1.0)  # a deadline long past
+    with pytest.raises(_Stop):
+        budget.grant(0)
