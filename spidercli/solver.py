@@ -235,13 +235,7 @@ class _Budget:
             return 0
         if pr.states >= self.limit:
             raise _Stop
-        now = time.monotonic()
-        pr.seconds = now - self.start
-        if self.deadline is not None and now >= self.deadline:
-            raise _Stop
-        if self.report is not None and now >= self.next_report:
-            self.next_report = now + self.report_every
-            self.report(pr)
+        self._clock()
         left = self.limit - pr.states
         return 256 if left > 256 else int(left)
 
@@ -254,13 +248,18 @@ class _Budget:
             raise _Stop
         pr.states += 1
         if pr.states & 255 == 0:
-            now = time.monotonic()
-            pr.seconds = now - self.start
-            if self.deadline is not None and now >= self.deadline:
-                raise _Stop
-            if self.report is not None and now >= self.next_report:
-                self.next_report = now + self.report_every
-                self.report(pr)
+            self._clock()
+
+    def _clock(self) -> None:
+        """The time so far: ``_Stop`` when the deadline has passed, a report when one is due."""
+        pr = self.progress
+        now = time.monotonic()
+        pr.seconds = now - self.start
+        if self.deadline is not None and now >= self.deadline:
+            raise _Stop
+        if self.report is not None and now >= self.next_report:
+            self.next_report = now + self.report_every
+            self.report(pr)
 
 
 class Search:
