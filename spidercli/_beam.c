@@ -406,7 +406,10 @@ typedef struct {
 
 /* The whole pass's state. */
 typedef struct {
-    int ncols, cap, stride; /* cap: the most cards a column can hold; stride: ncols * cap */
+    /* cap: the most cards a column can hold (every card of the problem), and so also the most a
+     * position holds; stride: ncols * cap, a position's cards unpacked (a column every cap
+     * bytes), as expand and the moves read and write them */
+    int ncols, cap, stride;
     int nchunks;
     uint8_t *chunks;    /* nchunks * ncols cards */
     int chunk_len[64];
@@ -414,7 +417,8 @@ typedef struct {
     uint64_t place[NPLACES];
     /* levels: current and next */
     Node *cur, *nxt;
-    uint8_t *cur_cards, *nxt_cards;
+    uint8_t *cur_cards, *nxt_cards; /* cap bytes a position: its columns packed, in order */
+    uint8_t *wide, *build; /* stride bytes: the position expanded, and the child being built */
     size_t cur_n, cur_cap, nxt_cap;
     /* candidates */
     Cand *cands;
@@ -463,8 +467,24 @@ static int64_t node_rank(const Node *nd) {
     return rank_of(nd->dis, nd->ready, nd->empties, nd->bottoms, nd->tops);
 }
 
-/* A position's cards copied: each column's own cards only (what lies past a column's length
- * is never read). */
+/* A position's cards packed (cap bytes: its columns one after another, in order) and unpacked
+ * (stride bytes: column i at i * cap, for expand and the moves); what lies past a column's
+ * length is never read. */
+static inline void unpack(const Pass *P, const Node *nd, uint8_t *wide, const uint8_t *packed) {
+    for (int i = 0; i < P->ncols; i++) {
+        memcpy(wide + (size_t)i * P->cap, packed, (size_t)nd->len[i]);
+        packed += nd->len[i];
+    }
+}
+
+static inline void pack(const Pass *P, const Node *nd, uint8_t *packed, const uint8_t *wide) {
+    for (int i = 0; i < P->ncols; i++) {
+        memcpy(packed, wide + (size_t)i * P->cap, (size_t)nd->len[i]);
+        packed += nd->len[i];
+    }
+}
+
+/* A position's unpacked cards copied: each column's own cards only. */
 static inline void copy_cards(const Pass *P, const Node *nd, uint8_t *to, const uint8_t *from) {
     for (int i = 0; i < P->ncols; i++)
         memcpy(to + (size_t)i * P->cap, from + (size_t)i * P->cap, (size_t)nd->len[i]);
@@ -629,7 +649,8 @@ static int add_later(Pass *P) {
  * a deal) or -1 (out of memory). */
 static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     const Node *nd = &P->cur[idx];
-    const uint8_t *cards = P->cur_cards + (size_t)idx * P->stride;
+    uint8_t *const cards = P->wide;
+    unpack(P, nd, cards, P->cur_cards + (size_t)idx * P->cap);
     const int ncols = P->ncols;
     const int stock_left = nd->dealt < P->nchunks;
     int by_rank[16][MAXCOLS];
@@ -842,6 +863,8 @@ static void pass_free(Pass *P) {
     free(P->heaps);
     free(P->heap_store);
     free(P->tmp);
+    free(P->wide);
+    free(P->build);
     free(P->pend);
     free(P->later);
 }
@@ -1047,12 +1070,15 @@ static PyObject *beam(PyObject *self, PyObject *args) {
 
     P->chunks = calloc((size_t)(nchunks > 0 ? nchunks : 1) * (size_t)ncols, 1);
     P->tmp = malloc((size_t)P->stride);
+    P->wide = malloc((size_t)P->stride);
+    P->build = malloc((size_t)P->stride);
     P->pend = malloc(((size_t)P->stride + 1) * sizeof(Pend));
     P->heaps = calloc((size_t)buckets, sizeof(Heap));
     P->heap_store = malloc((size_t)buckets * (size_t)width * sizeof(int64_t));
     P->cur = malloc(sizeof(Node));
-    P->cur_cards = malloc((size_t)P->stride);
-    if (!P->chunks || !P->tmp || !P->pend || !P->heaps || !P->heap_store || !P->cur || !P->cur_cards ||
+    P->cur_cards = malloc((size_t)P->cap);
+    if (!P->chunks || !P->tmp || !P->wide || !P->build || !P->pend || !P->heaps ||
+        !P->heap_store || !P->cur || !P->cur_cards ||
         seen_init(&P->seen, seen_expected(width, seen_limit)) < 0) {
         PyErr_NoMemory();
         goto done;
@@ -1069,10 +1095,10 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     /* the root */
     Node *root = P->cur;
     memset(root, 0, sizeof *root);
-    memset(P->cur_cards, 0, (size_t)P->stride);
+    memset(P->wide, 0, (size_t)P->stride);
     for (int i = 0; i < P->ncols; i++) {
         int n;
-        if (read_column(PyTuple_GET_ITEM(cols, i), "column", P->cur_cards + (size_t)i * P->cap, &n,
+        if (read_column(PyTuple_GET_ITEM(cols, i), "column", P->wide + (size_t)i * P->cap, &n,
                         P->cap) < 0)
             goto done;
         long dv = PyLong_AsLong(PyTuple_GET_ITEM(down, i));
@@ -1084,8 +1110,9 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         }
         root->len[i] = (uint8_t)n;
         root->down[i] = (uint8_t)dv;
-        info_of(P->cur_cards + (size_t)i * P->cap, n, (int)dv, &root->info[i]);
+        info_of(P->wide + (size_t)i * P->cap, n, (int)dv, &root->info[i]);
     }
+    pack(P, root, P->cur_cards, P->wide);
     root->dealt = 0;
     root->runs = runs;
     sums_of(P, root);
@@ -1203,7 +1230,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
             free(P->nxt_cards);
             P->nxt_cap = 0;
             P->nxt = malloc(most * sizeof(Node));
-            P->nxt_cards = malloc(most * (size_t)P->stride);
+            P->nxt_cards = malloc(most * (size_t)P->cap);
             if (!P->nxt || !P->nxt_cards) {
                 PyErr_NoMemory();
                 goto done;
@@ -1222,7 +1249,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
             if (i + 8 < nc) { /* a coming candidate's parent, fetched while this one is built */
                 const Cand *ahead = &P->cands[(uint32_t)keys[i + 8]];
                 PREFETCH(&P->cur[ahead->parent]);
-                PREFETCH(P->cur_cards + (size_t)ahead->parent * P->stride);
+                PREFETCH(P->cur_cards + (size_t)ahead->parent * P->cap);
             }
             const Cand *c = &P->cands[(uint32_t)keys[i]];
             const Node *parent = &P->cur[c->parent];
@@ -1231,13 +1258,14 @@ static PyObject *beam(PyObject *self, PyObject *args) {
                 continue;
             counts[bucket]++;
             Node *child = &P->nxt[kept];
-            uint8_t *cc = P->nxt_cards + kept * (size_t)P->stride;
+            uint8_t *cc = P->build;
             *child = *parent;
-            copy_cards(P, parent, cc, P->cur_cards + (size_t)c->parent * P->stride);
+            unpack(P, parent, cc, P->cur_cards + (size_t)c->parent * P->cap);
             if (c->s < 0)
                 apply_deal(P, child, cc);
             else
                 apply_move(P, child, cc, c->s, c->t, c->k);
+            pack(P, child, P->nxt_cards + kept * (size_t)P->cap, cc);
             pending[kept].parent = c->parent;
             pending[kept].s = c->s;
             pending[kept].t = c->t;
