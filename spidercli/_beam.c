@@ -236,7 +236,7 @@ typedef struct {
 
 static int seen_init(Seen *s, size_t cap) {
     size_t n = 1024;
-    while (n < cap * 2)
+    while (n * 3 < cap * 4) /* room for cap keys at three quarters full */
         n <<= 1;
     s->slots = zeroed_words(n);
     if (!s->slots)
@@ -301,7 +301,7 @@ static int seen_add(Seen *s, uint64_t key) {
     }
     s->slots[j] = key;
     s->count++;
-    if (s->count * 2 > s->mask + 1 && seen_grow(s) < 0)
+    if (s->count * 4 > (s->mask + 1) * 3 && seen_grow(s) < 0)
         return -1;
     return 1;
 }
