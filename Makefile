@@ -39,15 +39,18 @@ demo: $(RUN_STAMP)
 # SPIDERCLI_REQUIRE_COMPILED: a test fails when the solver's compiled beam pass was not built (it
 # needs a C compiler); REQUIRE_COMPILED=0 lets the tests pass without it (pure Python alone).
 REQUIRE_COMPILED ?= 1
+# TEST_JOBS: the test processes (pytest-xdist), one a core by default; TEST_JOBS=0 runs the suite in
+# one process (as make snapshots does: syrupy finds and removes unused snapshots only there).
+TEST_JOBS ?= auto
 test: $(DEV_STAMP)
-	COLUMNS=100 SPIDERCLI_REQUIRE_COMPILED=$(REQUIRE_COMPILED) $(BIN)/python -m pytest -m "not slow"
+	COLUMNS=100 SPIDERCLI_REQUIRE_COMPILED=$(REQUIRE_COMPILED) $(BIN)/python -m pytest -n $(TEST_JOBS) -m "not slow"
 	$(MAKE) --no-print-directory lint
 
 # The long runs make test leaves out (tests marked slow: whole solves with the pure Python pass,
 # which tests/test_beam_compiled.py shows equal to the compiled one, and the widest property and
 # browser sweeps); CI runs them after make test.
 test-slow: $(DEV_STAMP)
-	COLUMNS=100 SPIDERCLI_REQUIRE_COMPILED=$(REQUIRE_COMPILED) $(BIN)/python -m pytest -m slow
+	COLUMNS=100 SPIDERCLI_REQUIRE_COMPILED=$(REQUIRE_COMPILED) $(BIN)/python -m pytest -n $(TEST_JOBS) -m slow
 
 # lint-imports: the floors of docs/architecture.md and the engine's independence, as contracts in
 # pyproject.toml ([tool.importlinter]).
