@@ -31,6 +31,13 @@ def group_gone(pgid: int) -> bool:
     return False
 
 
+def interruptible() -> None:
+    """A child's ``preexec_fn``: Ctrl-C (SIGINT) at its default, as in a terminal's job. A child
+    started where SIGINT is ignored (a non-interactive shell's background job, some CI runners,
+    a test runner's worker) would otherwise inherit that and never see the signal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def slow_folder(root: Path, pairs: int, copies: int) -> Path:
     """``copies`` logs in ``root/slow`` that take a while each (``pairs`` legal deal/undo pairs),
     hard links of one file: distinct files to the walk, and no disk."""

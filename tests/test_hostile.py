@@ -25,7 +25,7 @@ from spidercli.findlogs import find_logs
 from spidercli.messages import LIMIT, located, quoted, shown, shown_path
 from spidercli.verdict import Verdict, verify_one
 from tests.helpers import FIXTURES, ROOT, run, run_batch
-from tests.processes import children, group_gone, slow_folder
+from tests.processes import children, group_gone, interruptible, slow_folder
 
 HOSTILE = ROOT / "tests" / "hostile"
 SMALL = "game: SD1-S1-AAAABIW\nmoves: [7>1]\n"  # a valid log: one legal move
@@ -334,6 +334,7 @@ def verifying(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's job would be
+        preexec_fn=interruptible,
     )
     try:
         assert proc.stdout is not None

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from spidercli import sweep
 from spidercli.errors import InputError
 from spidercli.tournament import load_manifest
-from tests.processes import group_gone, run_guarded
+from tests.processes import group_gone, interruptible, run_guarded
 
 FAST = ["SD1-S1-AAAAAAB", "SD1-S1-AAAAAAC", "SD1-S1-AAAAAAD", "SP1-S1C-AAAAABD"]
 BUDGET = ["--max-states", "30000"]
@@ -231,6 +231,7 @@ def test_ctrl_c_keeps_every_finished_record(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=interruptible,
     )
     try:
         deadline = time.monotonic() + GUARD
