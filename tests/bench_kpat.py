@@ -14,8 +14,10 @@ kernel counts it for the child (``os.wait4``), start-up and imports included.
   (``tests/data/kpat/kpat-23.04.3.tsv``, deals 1-20 only; its own timer, not a whole process)
   stand in.
 
-spidercli runs as an installed spidercli does, with its modules' bytecode written (see
-``installed_env``).
+spidercli runs as an installed spidercli does, with its modules' bytecode written first
+(``tests.bench.warm_bytecode``: where PYTHONDONTWRITEBYTECODE is set, as on some machines,
+every process would otherwise compile spidercli's modules anew, about 0.05 s of CPU that no
+install pays).
 
 Per suit count it prints deals won, median moves of the wins and median CPU time of each side,
 the time ratio (spidercli's median CPU over KPat's), the length ratio (spidercli's moves over
@@ -116,22 +118,6 @@ def spidercli_command() -> str:
     raise SystemExit(f"no spidercli console script next to {sys.executable}: install spidercli")
 
 
-def installed_env() -> dict[str, str]:
-    """The environment of a spidercli process as an installed spidercli runs: with its modules'
-    bytecode (``pip install`` writes it; an editable install writes it at its first run). Where
-    PYTHONDONTWRITEBYTECODE is set (as on some CI machines), every process would compile
-    spidercli's modules anew, about 0.05 s of CPU a process that no install pays: the bytecode
-    is written once (``warm_bytecode``) and the timed processes run without the variable."""
-    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-
-def warm_bytecode() -> None:
-    """One untimed ``solve`` (a single position), which writes the bytecode of every module a
-    ``solve`` imports."""
-    argv = [spidercli_command(), "solve", "KP4-1", "--max-states", "1", "-o", os.devnull]
-    subprocess.run(argv, capture_output=True, env=installed_env())
-
-
 def ours(suits: int, deal: int, timeout: float) -> Run:
     """``spidercli solve KP<suits>-<deal>`` as a process; its line replayed here as a log."""
     from spidercli.movelog import load_log
@@ -141,8 +127,7 @@ def ours(suits: int, deal: int, timeout: float) -> Run:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "solved.yaml"
         child = run_child(
-            [spidercli_command(), "solve", code, "--timeout", f"{timeout:g}", "-o", str(path)],
-            env=installed_env(),
+            [spidercli_command(), "solve", code, "--timeout", f"{timeout:g}", "-o", str(path)]
         )
         if child.returncode == 1:  # no win found
             return Run(False, None, child.cpu, child.peak_mb)
@@ -299,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "23.04.3 binary to run KPat alongside"
             )
     from spidercli.solver import compiled_by_default
+    from tests.bench import warm_bytecode
 
     warm_bytecode()
     rows = []
