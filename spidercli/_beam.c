@@ -418,7 +418,7 @@ typedef struct {
     /* levels: current and next */
     Node *cur, *nxt;
     uint8_t *cur_cards, *nxt_cards; /* cap bytes a position: its columns packed, in order */
-    uint8_t *wide, *build; /* stride bytes: the position expanded, and the child being built */
+    uint8_t *wide; /* stride bytes: the position being expanded, or the child being built */
     size_t cur_n, cur_cap, nxt_cap;
     /* candidates */
     Cand *cands;
@@ -482,12 +482,6 @@ static inline void pack(const Pass *P, const Node *nd, uint8_t *packed, const ui
         memcpy(packed, wide + (size_t)i * P->cap, (size_t)nd->len[i]);
         packed += nd->len[i];
     }
-}
-
-/* A position's unpacked cards copied: each column's own cards only. */
-static inline void copy_cards(const Pass *P, const Node *nd, uint8_t *to, const uint8_t *from) {
-    for (int i = 0; i < P->ncols; i++)
-        memcpy(to + (size_t)i * P->cap, from + (size_t)i * P->cap, (size_t)nd->len[i]);
 }
 
 /* The deal applied to (node, cards) in place; its infos and sums recomputed. */
@@ -649,8 +643,9 @@ static int add_later(Pass *P) {
  * a deal) or -1 (out of memory). */
 static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     const Node *nd = &P->cur[idx];
+    const uint8_t *const packed = P->cur_cards + (size_t)idx * P->cap;
     uint8_t *const cards = P->wide;
-    unpack(P, nd, cards, P->cur_cards + (size_t)idx * P->cap);
+    unpack(P, nd, cards, packed);
     const int ncols = P->ncols;
     const int stock_left = nd->dealt < P->nchunks;
     int by_rank[16][MAXCOLS];
@@ -822,7 +817,7 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
         uint64_t key;
         if (goal_met || !deal_sums(P, nd, cards, &rank, &key)) {
             Node child = *nd;
-            copy_cards(P, nd, tmp, cards);
+            unpack(P, nd, tmp, packed);
             apply_deal(P, &child, tmp);
             if (child.runs >= P->goal) {
                 *ws = -1;
@@ -864,7 +859,6 @@ static void pass_free(Pass *P) {
     free(P->heap_store);
     free(P->tmp);
     free(P->wide);
-    free(P->build);
     free(P->pend);
     free(P->later);
 }
@@ -1005,12 +999,12 @@ PyDoc_STRVAR(beam_doc,
 
 static PyObject *beam(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *cols, *down, *chunks, *places, *tick, *progress;
+    PyObject *cols, *down, *chunks, *places, *grant, *progress;
     int runs, permissive, goal, width, cap_levels;
     long long seen_limit;
     if (!PyArg_ParseTuple(args, "O!O!O!ipiiiLO!OO", &PyTuple_Type, &cols, &PyTuple_Type, &down,
                           &PyTuple_Type, &chunks, &runs, &permissive, &goal, &width, &cap_levels,
-                          &seen_limit, &PyTuple_Type, &places, &tick, &progress))
+                          &seen_limit, &PyTuple_Type, &places, &grant, &progress))
         return NULL;
     Py_ssize_t ncols = PyTuple_GET_SIZE(cols);
     Py_ssize_t nchunks = PyTuple_GET_SIZE(chunks);
@@ -1071,14 +1065,13 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     P->chunks = calloc((size_t)(nchunks > 0 ? nchunks : 1) * (size_t)ncols, 1);
     P->tmp = malloc((size_t)P->stride);
     P->wide = malloc((size_t)P->stride);
-    P->build = malloc((size_t)P->stride);
     P->pend = malloc(((size_t)P->stride + 1) * sizeof(Pend));
     P->heaps = calloc((size_t)buckets, sizeof(Heap));
     P->heap_store = malloc((size_t)buckets * (size_t)width * sizeof(int64_t));
     P->cur = malloc(sizeof(Node));
     P->cur_cards = malloc((size_t)P->cap);
-    if (!P->chunks || !P->tmp || !P->wide || !P->build || !P->pend || !P->heaps ||
-        !P->heap_store || !P->cur || !P->cur_cards ||
+    if (!P->chunks || !P->tmp || !P->wide || !P->pend || !P->heaps || !P->heap_store || !P->cur ||
+        !P->cur_cards ||
         seen_init(&P->seen, seen_expected(width, seen_limit)) < 0) {
         PyErr_NoMemory();
         goto done;
@@ -1172,14 +1165,14 @@ static PyObject *beam(PyObject *self, PyObject *args) {
             P->heaps[b].n = 0;
         for (size_t idx = 0; idx < P->cur_n; idx++) {
             if (allowance == 0) { /* the budget's word, every 256 positions at most */
-                PyObject *r = PyObject_CallFunction(tick, "ni", spent, 1);
+                PyObject *r = PyObject_CallFunction(grant, "ni", spent, 1);
                 if (!r)
                     goto done;
                 allowance = PyLong_AsSsize_t(r);
                 Py_DECREF(r);
                 if (allowance < 1) {
                     if (!PyErr_Occurred())
-                        PyErr_SetString(PyExc_ValueError, "tick: a positive count expected");
+                        PyErr_SetString(PyExc_ValueError, "grant: a positive count expected");
                     goto done;
                 }
                 spent = 0;
@@ -1258,7 +1251,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
                 continue;
             counts[bucket]++;
             Node *child = &P->nxt[kept];
-            uint8_t *cc = P->build;
+            uint8_t *cc = P->wide; /* no position is being expanded now */
             *child = *parent;
             unpack(P, parent, cc, P->cur_cards + (size_t)c->parent * P->cap);
             if (c->s < 0)
@@ -1290,7 +1283,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     result = Py_None;
 done:
     if (result && spent) { /* the last positions counted (the pass is over: nothing to grant) */
-        PyObject *r = PyObject_CallFunction(tick, "ni", spent, 0);
+        PyObject *r = PyObject_CallFunction(grant, "ni", spent, 0);
         if (r)
             Py_DECREF(r);
         else
