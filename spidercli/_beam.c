@@ -467,19 +467,32 @@ static int64_t node_rank(const Node *nd) {
     return rank_of(nd->dis, nd->ready, nd->empties, nd->bottoms, nd->tops);
 }
 
+/* n bytes copied in whole blocks of BLOCK (a fixed-size copy is a load and a store, where a
+ * copy of n bytes is a call): up to BLOCK - 1 bytes past n are read and written too, so every
+ * buffer of cards ends with BLOCK spare bytes (SPARE), and the bytes past a column's cards are
+ * never read as cards. */
+#define BLOCK 16
+#define SPARE BLOCK
+static inline void copy_blocks(uint8_t *to, const uint8_t *from, int n) {
+    for (int i = 0; i < n; i += BLOCK)
+        memcpy(to + i, from + i, BLOCK);
+}
+
 /* A position's cards packed (cap bytes: its columns one after another, in order) and unpacked
- * (stride bytes: column i at i * cap, for expand and the moves); what lies past a column's
- * length is never read. */
+ * (stride bytes: column i at i * cap, for the moves); what lies past a column's length is never
+ * read. Both copy whole blocks, column by column in order: the bytes written past a column's
+ * end are those of the next column (written after it) or of the next position (written after
+ * this one), or the buffer's spare bytes. */
 static inline void unpack(const Pass *P, const Node *nd, uint8_t *wide, const uint8_t *packed) {
     for (int i = 0; i < P->ncols; i++) {
-        memcpy(wide + (size_t)i * P->cap, packed, (size_t)nd->len[i]);
+        copy_blocks(wide + (size_t)i * P->cap, packed, nd->len[i]);
         packed += nd->len[i];
     }
 }
 
 static inline void pack(const Pass *P, const Node *nd, uint8_t *packed, const uint8_t *wide) {
     for (int i = 0; i < P->ncols; i++) {
-        memcpy(packed, wide + (size_t)i * P->cap, (size_t)nd->len[i]);
+        copy_blocks(packed, wide + (size_t)i * P->cap, nd->len[i]);
         packed += nd->len[i];
     }
 }
@@ -585,8 +598,8 @@ static int offer(Pass *P, int bucket, int64_t rank, int skip) {
 /* The rank and key of the deal's child of (nd, cards), from nd's own, without building it:
  * 0 when a card dealt may complete a run or lands on an empty column (the caller builds the
  * child whole then). */
-static int deal_sums(const Pass *P, const Node *nd, const uint8_t *cards, int64_t *rank,
-                     uint64_t *key) {
+static int deal_sums(const Pass *P, const Node *nd, const uint8_t *packed, const int *off,
+                     int64_t *rank, uint64_t *key) {
     const uint8_t *chunk = P->chunks + (size_t)nd->dealt * P->ncols;
     const int clen = P->chunk_len[nd->dealt];
     int64_t dis = nd->dis, ready = nd->ready;
@@ -597,7 +610,7 @@ static int deal_sums(const Pass *P, const Node *nd, const uint8_t *cards, int64_
             return 0;
         const Info *o = &nd->info[i];
         Info ni;
-        info_push(o, cards + (size_t)i * P->cap, n, d, &chunk[i], 1, 0, 1, &ni);
+        info_push(o, packed + off[i], n, d, &chunk[i], 1, 0, 1, &ni);
         if ((chunk[i] & 15) == 1 && ni.ready >= 13)
             return 0;
         dis += ni.dis - o->dis;
@@ -643,10 +656,14 @@ static int add_later(Pass *P) {
  * a deal) or -1 (out of memory). */
 static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     const Node *nd = &P->cur[idx];
-    const uint8_t *const packed = P->cur_cards + (size_t)idx * P->cap;
-    uint8_t *const cards = P->wide;
-    unpack(P, nd, cards, packed);
+    /* the cards read where they are packed: column t at off[t] */
+    const uint8_t *const cards = P->cur_cards + (size_t)idx * P->cap;
     const int ncols = P->ncols;
+    int off[MAXCOLS];
+    for (int t = 0, at = 0; t < ncols; t++) {
+        off[t] = at;
+        at += nd->len[t];
+    }
     const int stock_left = nd->dealt < P->nchunks;
     int by_rank[16][MAXCOLS];
     int nby[16];
@@ -655,7 +672,7 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     for (int t = 0; t < ncols; t++) {
         int n = nd->len[t];
         if (n) {
-            int r = cards[(size_t)t * P->cap + n - 1] & 15;
+            int r = cards[off[t] + n - 1] & 15;
             by_rank[r][nby[r]++] = t;
         } else if (first_empty < 0) {
             first_empty = t;
@@ -670,7 +687,7 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
      * same child met again this level is left out again). */
     const Heap *heap = &P->heaps[nd->dealt];
     for (int s = 0; s < ncols; s++) {
-        const uint8_t *col = cards + (size_t)s * P->cap;
+        const uint8_t *col = cards + off[s];
         const int n = nd->len[s];
         if (!n)
             continue;
@@ -704,7 +721,7 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                         continue;
                     if (split) {
                         const Info *it = &nd->info[t];
-                        uint8_t last = cards[(size_t)t * P->cap + nd->len[t] - 1];
+                        uint8_t last = cards[off[t] + nd->len[t] - 1];
                         if (!(last == first + 1 && it->ready + k > same))
                             continue;
                     }
@@ -728,7 +745,7 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
             const int gtrail = k < same ? k : same;
             for (int j = 0; j < ntargets; j++) {
                 const int t = targets[j];
-                const uint8_t *tc = cards + (size_t)t * P->cap;
+                const uint8_t *tc = cards + off[t];
                 const int lt = nd->len[t];
                 int nt = lt + k;
                 int dt = nd->down[t];
@@ -815,9 +832,9 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
     if (stock_left && first_empty < 0) {
         int64_t rank;
         uint64_t key;
-        if (goal_met || !deal_sums(P, nd, cards, &rank, &key)) {
+        if (goal_met || !deal_sums(P, nd, cards, off, &rank, &key)) {
             Node child = *nd;
-            unpack(P, nd, tmp, packed);
+            unpack(P, nd, tmp, cards);
             apply_deal(P, &child, tmp);
             if (child.runs >= P->goal) {
                 *ws = -1;
@@ -1063,13 +1080,13 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     Py_ssize_t allowance = 0, spent = 0;
 
     P->chunks = calloc((size_t)(nchunks > 0 ? nchunks : 1) * (size_t)ncols, 1);
-    P->tmp = malloc((size_t)P->stride);
-    P->wide = malloc((size_t)P->stride);
+    P->tmp = malloc((size_t)P->stride + SPARE);
+    P->wide = malloc((size_t)P->stride + SPARE);
     P->pend = malloc(((size_t)P->stride + 1) * sizeof(Pend));
     P->heaps = calloc((size_t)buckets, sizeof(Heap));
     P->heap_store = malloc((size_t)buckets * (size_t)width * sizeof(int64_t));
     P->cur = malloc(sizeof(Node));
-    P->cur_cards = malloc((size_t)P->cap);
+    P->cur_cards = malloc((size_t)P->cap + SPARE);
     if (!P->chunks || !P->tmp || !P->wide || !P->pend || !P->heaps || !P->heap_store || !P->cur ||
         !P->cur_cards ||
         seen_init(&P->seen, seen_expected(width, seen_limit)) < 0) {
@@ -1088,7 +1105,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     /* the root */
     Node *root = P->cur;
     memset(root, 0, sizeof *root);
-    memset(P->wide, 0, (size_t)P->stride);
+    memset(P->wide, 0, (size_t)P->stride + SPARE);
     for (int i = 0; i < P->ncols; i++) {
         int n;
         if (read_column(PyTuple_GET_ITEM(cols, i), "column", P->wide + (size_t)i * P->cap, &n,
@@ -1223,7 +1240,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
             free(P->nxt_cards);
             P->nxt_cap = 0;
             P->nxt = malloc(most * sizeof(Node));
-            P->nxt_cards = malloc(most * (size_t)P->cap);
+            P->nxt_cards = malloc(most * (size_t)P->cap + SPARE);
             if (!P->nxt || !P->nxt_cards) {
                 PyErr_NoMemory();
                 goto done;
