@@ -404,6 +404,19 @@ typedef struct {
 #define PREFETCH(p) ((void)0)
 #endif
 
+/* A position's children as expand met them, settled (looked up in the set of keys met, offered
+ * to the heaps, kept as candidates) once the next position is expanded: their slots in the set
+ * are fetched meanwhile. */
+typedef struct {
+    Pend *pend; /* its moves' children not put off: at most ncols * cap */
+    size_t n;
+    int32_t idx;  /* the position expanded; -1: none (settled) */
+    int32_t dealt; /* its deals done: its moves' bucket (the deal's child's is the next) */
+    int deal;      /* 1: the deal's child (deal_rank, deal_key) follows its moves' */
+    int64_t deal_rank;
+    uint64_t deal_key;
+} Brood;
+
 /* The whole pass's state. */
 typedef struct {
     /* cap: the most cards a column can hold (every card of the problem), and so also the most a
@@ -435,7 +448,7 @@ typedef struct {
     Heap *heaps; /* one per bucket */
     int64_t *heap_store;
     uint8_t *tmp; /* a column being built */
-    Pend *pend;   /* the children of the position being expanded: at most ncols * cap moves */
+    Brood brood[2]; /* the position being expanded's children, and the one's before */
     uint64_t *later; /* the keys of children met this level that could not be kept (see expand) */
     size_t nlater, later_cap;
 } Pass;
@@ -652,9 +665,13 @@ static int add_later(Pass *P) {
     return 0;
 }
 
-/* Expand the level's position idx. Returns 0 (go on), 1 (a win: *ws, *wt, *wk set; *ws < 0 for
- * a deal) or -1 (out of memory). */
-static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
+/* Expand the level's position idx into *b (settle keeps its children). Returns 0 (go on), 1 (a
+ * win: *ws, *wt, *wk set; *ws < 0 for a deal) or -1 (out of memory). Its children are ranked
+ * against the heaps as the positions before the previous one left them (the previous one's
+ * children are settled after): a child put off then would be put off after them too, as a
+ * heap's worst only gets better during a level, and every other child is looked at again when
+ * settled. */
+static int expand(Pass *P, int32_t idx, Brood *b, int *ws, int *wt, int *wk) {
     const Node *nd = &P->cur[idx];
     /* the cards read where they are packed: column t at off[t] */
     const uint8_t *const cards = P->cur_cards + (size_t)idx * P->cap;
@@ -803,7 +820,7 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
                     continue;
                 }
                 /* met in order below, once every child's slot in the seen set is fetched */
-                Pend *pd = &P->pend[npend++];
+                Pend *pd = &b->pend[npend++];
                 pd->rank = rank;
                 pd->key = key;
                 pd->s = (int8_t)s;
@@ -813,22 +830,10 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
             }
         }
     }
-    for (size_t i = 0; i < npend; i++) {
-        const Pend *pd = &P->pend[i];
-        if (heap->n >= P->width && pd->rank >= heap->v[0]) {
-            if (defer_key(P, pd->key) < 0)
-                return -1;
-            continue;
-        }
-        int added = seen_add(&P->seen, pd->key);
-        if (added < 0)
-            return -1;
-        if (!added)
-            continue;
-        offer(P, nd->dealt, pd->rank, 0);
-        if (add_cand(P, pd->rank, idx, pd->s, pd->t, pd->k) < 0)
-            return -1;
-    }
+    b->n = npend;
+    b->idx = idx;
+    b->dealt = nd->dealt;
+    b->deal = 0;
     if (stock_left && first_empty < 0) {
         int64_t rank;
         uint64_t key;
@@ -844,15 +849,48 @@ static int expand(Pass *P, int32_t idx, int *ws, int *wt, int *wk) {
             rank = node_rank(&child);
             key = child.key;
         }
-        int added = seen_add(&P->seen, key);
+        b->deal = 1;
+        b->deal_rank = rank;
+        b->deal_key = key;
+        PREFETCH(&P->seen.slots[seen_slot(key, P->seen.mask)]);
+    }
+    return 0;
+}
+
+/* The children of an expanded position, in the order met: each not met before (and, for a
+ * move's, ranked among its bucket's best so far) offered to its bucket's heap and kept as a
+ * candidate. Returns 0, or -1 when out of memory. */
+static int settle(Pass *P, Brood *b) {
+    if (b->idx < 0)
+        return 0;
+    const Heap *heap = &P->heaps[b->dealt];
+    for (size_t i = 0; i < b->n; i++) {
+        const Pend *pd = &b->pend[i];
+        if (heap->n >= P->width && pd->rank >= heap->v[0]) {
+            if (defer_key(P, pd->key) < 0)
+                return -1;
+            continue;
+        }
+        int added = seen_add(&P->seen, pd->key);
+        if (added < 0)
+            return -1;
+        if (!added)
+            continue;
+        offer(P, b->dealt, pd->rank, 0);
+        if (add_cand(P, pd->rank, b->idx, pd->s, pd->t, pd->k) < 0)
+            return -1;
+    }
+    if (b->deal) {
+        int added = seen_add(&P->seen, b->deal_key);
         if (added < 0)
             return -1;
         if (added) {
-            offer(P, nd->dealt + 1, rank, 0);
-            if (add_cand(P, rank, idx, -1, 0, 0) < 0)
+            offer(P, b->dealt + 1, b->deal_rank, 0);
+            if (add_cand(P, b->deal_rank, b->idx, -1, 0, 0) < 0)
                 return -1;
         }
     }
+    b->idx = -1;
     return 0;
 }
 
@@ -876,7 +914,8 @@ static void pass_free(Pass *P) {
     free(P->heap_store);
     free(P->tmp);
     free(P->wide);
-    free(P->pend);
+    free(P->brood[0].pend);
+    free(P->brood[1].pend);
     free(P->later);
 }
 
@@ -1082,12 +1121,15 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     P->chunks = calloc((size_t)(nchunks > 0 ? nchunks : 1) * (size_t)ncols, 1);
     P->tmp = malloc((size_t)P->stride + SPARE);
     P->wide = malloc((size_t)P->stride + SPARE);
-    P->pend = malloc(((size_t)P->stride + 1) * sizeof(Pend));
+    for (int i = 0; i < 2; i++) {
+        P->brood[i].pend = malloc(((size_t)P->stride + 1) * sizeof(Pend));
+        P->brood[i].idx = -1;
+    }
     P->heaps = calloc((size_t)buckets, sizeof(Heap));
     P->heap_store = malloc((size_t)buckets * (size_t)width * sizeof(int64_t));
     P->cur = malloc(sizeof(Node));
     P->cur_cards = malloc((size_t)P->cap + SPARE);
-    if (!P->chunks || !P->tmp || !P->wide || !P->pend || !P->heaps || !P->heap_store || !P->cur ||
+    if (!P->chunks || !P->tmp || !P->wide || !P->brood[0].pend || !P->brood[1].pend || !P->heaps || !P->heap_store || !P->cur ||
         !P->cur_cards ||
         seen_init(&P->seen, seen_expected(width, seen_limit)) < 0) {
         PyErr_NoMemory();
@@ -1199,8 +1241,8 @@ static PyObject *beam(PyObject *self, PyObject *args) {
             if (idx + 1 < P->cur_n) /* the next position's head, while this one is expanded */
                 PREFETCH(&P->cur[idx + 1]);
             int ws, wt, wk;
-            int rc = expand(P, (int32_t)idx, &ws, &wt, &wk);
-            if (rc < 0) {
+            int rc = expand(P, (int32_t)idx, &P->brood[idx & 1], &ws, &wt, &wk);
+            if (rc < 0 || settle(P, &P->brood[!(idx & 1)]) < 0) {
                 PyErr_NoMemory();
                 goto done;
             }
@@ -1208,6 +1250,10 @@ static PyObject *beam(PyObject *self, PyObject *args) {
                 result = line_of(P, idx, ws, wt, wk);
                 goto done;
             }
+        }
+        if (P->cur_n && settle(P, &P->brood[(P->cur_n - 1) & 1]) < 0) {
+            PyErr_NoMemory();
+            goto done;
         }
         if (add_later(P) < 0) {
             PyErr_NoMemory();
