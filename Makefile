@@ -40,7 +40,8 @@ demo: $(RUN_STAMP)
 # needs a C compiler); REQUIRE_COMPILED=0 lets the tests pass without it (pure Python alone).
 REQUIRE_COMPILED ?= 1
 # TEST_JOBS: the test processes (pytest-xdist), one a core by default; TEST_JOBS=0 runs the suite in
-# one process (as make snapshots does: syrupy finds and removes unused snapshots only there).
+# one process (as make snapshots does: syrupy finds and removes unused snapshots only there;
+# under xdist tests/test_snapshots_used.py finds them).
 TEST_JOBS ?= auto
 test: $(DEV_STAMP)
 	COLUMNS=100 SPIDERCLI_REQUIRE_COMPILED=$(REQUIRE_COMPILED) $(BIN)/python -m pytest -n $(TEST_JOBS) -m "not slow"
