@@ -28,7 +28,8 @@
  *   A path millions of actions deep is fine.
  *
  * The search stops by itself (gave up) before the arena, the table and the path together would
- * pass max_bytes, or past max_positions.
+ * pass max_bytes (but for the first table and path, 40 KB, held from the start), or past
+ * max_positions.
  *
  * Plain CPython C API, no other dependency. Cards are bytes: suit << 4 | rank (rank 1..13).
  */

@@ -89,16 +89,17 @@ def pure_python_reason() -> str | None:
 
 def solver_pass() -> str:
     """The solver's pass in use, for ``--version`` (English, as the version line):
-    ``solver: compiled pass`` or ``solver: pure Python pass (...)``, saying why."""
+    ``solver: compiled pass`` or ``solver: pure Python pass (...)``, saying why; a compiled beam
+    whose proof search (``proof.ProofSearch``) was not built says so too."""
     why = pure_python_reason()
     if why is None:
         if _compiled_proof is None:
-            return "solver: compiled pass, proofs in pure Python (the compiled proof search was not built)"
+            return (
+                "solver: compiled pass (proofs in pure Python: their compiled search was not built)"
+            )
         return "solver: compiled pass"
     if why == "asked":
         return "solver: pure Python pass (SPIDERCLI_PURE_PYTHON is set)"
-    if _compiled_proof is not None:
-        return "solver: pure Python pass (the compiled pass was not built), compiled proofs"
     return "solver: pure Python pass (the compiled pass was not built)"
 
 
