@@ -1,7 +1,8 @@
-"""The optional compiled beam pass (spidercli/_beam.c): everything else is in pyproject.toml.
+"""The optional compiled passes (spidercli/_beam.c, the beam; spidercli/_proof.c, the search of the
+whole space): everything else is in pyproject.toml.
 
-``optional=True``: where no C compiler is found, or the build fails, spidercli installs without it
-and the solver runs its pure Python pass (the same lines, slower).
+``optional=True``: where no C compiler is found, or a build fails, spidercli installs without it
+and the solver runs its pure Python pass instead (the same lines, slower).
 
 An install prints no warning: where PYTHONDONTWRITEBYTECODE is set, setuptools skips byte-compiling,
 as asked, but says so in a "warning:" line at two steps of every install; the two commands below
@@ -35,6 +36,9 @@ class QuietInstallLib(install_lib):
 
 
 setup(
-    ext_modules=[Extension("spidercli._beam", ["spidercli/_beam.c"], optional=True)],
+    ext_modules=[
+        Extension("spidercli._beam", ["spidercli/_beam.c"], optional=True),
+        Extension("spidercli._proof", ["spidercli/_proof.c"], optional=True),
+    ],
     cmdclass={"build_py": QuietBuildPy, "install_lib": QuietInstallLib},
 )

@@ -13,18 +13,39 @@ When the search has met every position reachable from the start without meeting 
 line of play wins: ``Outcome.exhaustive``. It finds a win when there is one within its budget,
 but not a short one (the beam does that); ``solution.search`` runs it only after every beam
 pass failed without running out of budget. Each position met is kept as an exact key (never a
-hash: a proof cannot rest on chance); past ``MAX_POSITIONS`` (about 1 GB) it gives up.
+hash: a proof cannot rest on chance).
+
+The search has two twins that search alike (the same actions in the same order, the same
+equivalence, the same positions counted, so the same line or the same proof): the compiled one
+(``spidercli/_proof.c``, used when it was built, unless SPIDERCLI_PURE_PYTHON is set), which
+holds 75-90 bytes a position (measured: its key, its slot in a table, its path), some 23 times
+as fast, and gives up before it would hold more than ``MEMORY`` bytes (8 GiB); and the pure
+Python one here (``_run_python``), about 1 KB a position, which gives up past ``MAX_POSITIONS``
+(about 1 GB). docs/solver.md, "Proofs", has the figures.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from spidercli.solver import Position, Problem, Search, Solver, Step, _Budget, _Stop
+from spidercli import solver
+from spidercli.solver import (
+    Position,
+    Problem,
+    Search,
+    Solver,
+    Step,
+    _Budget,
+    _fits,
+    _Stop,
+    compiled_proof_by_default,
+)
 
-# The positions met before the search gives up: each costs about 1 KB (its key, and its place on
-# the path the search holds; 429 MB for 438,090 positions measured), so some 1 GB.
+# The positions the pure Python search meets before it gives up: each costs about 1 KB (its key,
+# and its place on the path the search holds; 429 MB for 438,090 positions measured), so some 1 GB.
 MAX_POSITIONS = 1_000_000
+# The memory the compiled search may hold (its keys, their table, its path) before it gives up.
+MEMORY = 8 << 30
 
 # A position's key: (columns, face-down counts, deals done) in place, or (None, the sorted
 # (column, face-down count) pairs) once the stock is out.
@@ -40,20 +61,74 @@ def position_key(node: Position, deals: int) -> Key:
     return (node.cols, node.down, node.dealt)
 
 
+def compiled_fits(problem: Problem) -> bool:
+    """Whether the compiled search takes this problem: what the compiled beam takes
+    (``solver._fits``: every deal spidercli plays), every column's top card face up."""
+    start = problem.start
+    return _fits(problem) and all(
+        d < len(c) if c else d == 0 for c, d in zip(start.cols, start.down, strict=True)
+    )
+
+
 class ProofSearch(Search):
     """Depth first over every legal action, each position (under ``position_key``'s equivalence)
-    once: a win's line, or, when the space is exhausted, the proof that none exists."""
+    once: a win's line, or, when the space is exhausted, the proof that none exists. Compiled
+    (``spidercli/_proof.c``) or in pure Python (``_run_python``), the same search."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(
+        self, problem: Problem, *, compiled: bool | None = None, memory: int | None = None
+    ) -> None:
+        """``compiled``: search compiled (True; an error when it was not built), in Python
+        (False), or by default (None: see ``solver.compiled_proof_by_default``); a problem the
+        compiled search does not take (``compiled_fits``) is searched in Python. ``memory``: the
+        compiled search's budget of bytes (default ``MEMORY``)."""
         super().__init__(problem)
         self._moves = Solver(problem).moves
         self.positions = 0  # the positions met (each equivalence class once)
+        # The compiled search's last word on its path's length, the deals done where it stands,
+        # and the bytes it holds (the pure Python search leaves them at 0).
+        self.depth = 0
+        self.dealt = 0
+        self.memory = 0
+        if compiled and solver._compiled_proof is None:
+            raise RuntimeError("the compiled proof search (spidercli._proof) was not built")
+        use = compiled_proof_by_default() if compiled is None else compiled
+        self.compiled = use and compiled_fits(problem)
+        self.max_bytes = MEMORY if memory is None else memory
 
     def _children(self, node: Position) -> Iterator[tuple[Step, Position]]:
         for step in self._moves(node, True):
             yield step, (self.after_deal(node) if step is None else self.after_move(node, *step))
 
     def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
+        if self.compiled:
+            return self._run_compiled(budget)
+        return self._run_python(budget)
+
+    def _run_compiled(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
+        compiled = solver._compiled_proof
+        assert compiled is not None
+        p = self.p
+        budget.progress.phase = "proof"
+        start = p.start
+        line, exhaustive = compiled.search(
+            start.cols,
+            start.down,
+            p.chunks,
+            start.runs,
+            p.permissive,
+            p.runs_to_win,
+            -1,
+            min(max(self.max_bytes, 0), _C_LONG_LONG_MAX),
+            budget.grant,
+            budget.progress,
+            self,
+        )
+        if line is None and not exhaustive:
+            raise _Stop  # its memory spent
+        return line, exhaustive
+
+    def _run_python(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
         p = self.p
         goal = p.runs_to_win
         root = p.start
@@ -95,4 +170,6 @@ class ProofSearch(Search):
         return None, True
 
 
-__all__ = ["MAX_POSITIONS", "Key", "ProofSearch", "position_key"]
+_C_LONG_LONG_MAX = (1 << 63) - 1  # the compiled search's budget of bytes is a C long long
+
+__all__ = ["MAX_POSITIONS", "MEMORY", "Key", "ProofSearch", "compiled_fits", "position_key"]

@@ -48,6 +48,12 @@ try:  # the compiled beam pass (spidercli/_beam.c), built where a C compiler was
 except ImportError:  # pragma: no cover - depends on the build
     _compiled = None
 
+_compiled_proof: ModuleType | None
+try:  # the compiled proof search (spidercli/_proof.c, for proof.ProofSearch), built alike
+    from spidercli import _proof as _compiled_proof
+except ImportError:  # pragma: no cover - depends on the build
+    _compiled_proof = None
+
 
 def compiled_available() -> bool:
     """Whether the compiled beam pass was built and imports."""
@@ -58,6 +64,16 @@ def compiled_by_default() -> bool:
     """The beam's default: the compiled pass when built, unless SPIDERCLI_PURE_PYTHON is set
     (to anything but empty or 0)."""
     return pure_python_reason() is None
+
+
+def compiled_proof_available() -> bool:
+    """Whether the compiled proof search (``proof.ProofSearch``'s twin) was built and imports."""
+    return _compiled_proof is not None
+
+
+def compiled_proof_by_default() -> bool:
+    """The proof search's default: compiled when built, unless SPIDERCLI_PURE_PYTHON is set."""
+    return _compiled_proof is not None and pure_python_reason() != "asked"
 
 
 def pure_python_reason() -> str | None:
@@ -73,9 +89,14 @@ def pure_python_reason() -> str | None:
 
 def solver_pass() -> str:
     """The solver's pass in use, for ``--version`` (English, as the version line):
-    ``solver: compiled pass`` or ``solver: pure Python pass (...)``, saying why."""
+    ``solver: compiled pass`` or ``solver: pure Python pass (...)``, saying why; a compiled beam
+    whose proof search (``proof.ProofSearch``) was not built says so too."""
     why = pure_python_reason()
     if why is None:
+        if _compiled_proof is None:
+            return (
+                "solver: compiled pass (proofs in pure Python: their compiled search was not built)"
+            )
         return "solver: compiled pass"
     if why == "asked":
         return "solver: pure Python pass (SPIDERCLI_PURE_PYTHON is set)"
