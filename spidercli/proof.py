@@ -19,13 +19,15 @@ The search has two twins that search alike (the same actions in the same order, 
 equivalence, the same positions counted, so the same line or the same proof): the compiled one
 (``spidercli/_proof.c``, used when it was built, unless SPIDERCLI_PURE_PYTHON is set), which
 holds 75-90 bytes a position (measured: its key, its slot in a table, its path), some 23 times
-as fast, and gives up before it would hold more than ``MEMORY`` bytes (8 GiB); and the pure
+as fast, and gives up before it would hold more than ``default_memory()`` bytes (8 GiB, or a
+quarter of the machine's memory when that is less); and the pure
 Python one here (``_run_python``), about 1 KB a position, which gives up past ``MAX_POSITIONS``
 (about 1 GB). docs/solver.md, "Proofs", has the figures.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from spidercli import solver
@@ -44,8 +46,21 @@ from spidercli.solver import (
 # The positions the pure Python search meets before it gives up: each costs about 1 KB (its key,
 # and its place on the path the search holds; 429 MB for 438,090 positions measured), so some 1 GB.
 MAX_POSITIONS = 1_000_000
-# The memory the compiled search may hold (its keys, their table, its path) before it gives up.
+# The most memory the compiled search may hold (its keys, their table, its path) before it gives
+# up; default_memory() takes less on a machine with less than 32 GiB.
 MEMORY = 8 << 30
+
+
+def default_memory() -> int:
+    """The compiled search's budget of bytes: ``MEMORY``, or a quarter of the machine's memory
+    when that is less (a proof on a laptop leaves it room; ``MEMORY`` where the size is not
+    known)."""
+    try:
+        ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or not that name
+        return MEMORY
+    return min(MEMORY, ram // 4) if ram > 0 else MEMORY
+
 
 # A position's key: (columns, face-down counts, deals done) in place, or (None, the sorted
 # (column, face-down count) pairs) once the stock is out.
@@ -81,7 +96,7 @@ class ProofSearch(Search):
         """``compiled``: search compiled (True; an error when it was not built), in Python
         (False), or by default (None: see ``solver.compiled_proof_by_default``); a problem the
         compiled search does not take (``compiled_fits``) is searched in Python. ``memory``: the
-        compiled search's budget of bytes (default ``MEMORY``)."""
+        compiled search's budget of bytes (default ``default_memory()``)."""
         super().__init__(problem)
         self._moves = Solver(problem).moves
         self.positions = 0  # the positions met (each equivalence class once)
@@ -94,7 +109,7 @@ class ProofSearch(Search):
             raise RuntimeError("the compiled proof search (spidercli._proof) was not built")
         use = compiled_proof_by_default() if compiled is None else compiled
         self.compiled = use and compiled_fits(problem)
-        self.max_bytes = MEMORY if memory is None else memory
+        self.max_bytes = default_memory() if memory is None else memory
 
     def _children(self, node: Position) -> Iterator[tuple[Step, Position]]:
         for step in self._moves(node, True):
@@ -172,4 +187,12 @@ class ProofSearch(Search):
 
 _C_LONG_LONG_MAX = (1 << 63) - 1  # the compiled search's budget of bytes is a C long long
 
-__all__ = ["MAX_POSITIONS", "MEMORY", "Key", "ProofSearch", "compiled_fits", "position_key"]
+__all__ = [
+    "MAX_POSITIONS",
+    "MEMORY",
+    "Key",
+    "ProofSearch",
+    "compiled_fits",
+    "default_memory",
+    "position_key",
+]

@@ -316,6 +316,31 @@ def test_a_memory_budget_gives_up() -> None:
     assert huge.solve().exhaustive
 
 
+def test_the_default_memory_is_a_quarter_of_the_machine_at_most(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """8 GiB, or a quarter of the machine's memory when that is less; 8 GiB where its size is
+    not known; what a search takes when given no budget."""
+    proof = spidercli.proof
+    sizes = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": (8 << 30) // 4096}  # an 8 GiB laptop
+    monkeypatch.setattr(os, "sysconf", lambda name: sizes[name])
+    assert proof.default_memory() == 2 << 30
+    sizes["SC_PHYS_PAGES"] = (256 << 30) // 4096
+    assert proof.default_memory() == proof.MEMORY == 8 << 30
+    sizes["SC_PHYS_PAGES"] = -1  # sysconf's "not known"
+    assert proof.default_memory() == 8 << 30
+
+    def unknown(name: str) -> int:
+        raise ValueError(name)
+
+    monkeypatch.setattr(os, "sysconf", unknown)
+    assert proof.default_memory() == 8 << 30
+    monkeypatch.setattr(proof, "default_memory", lambda: 12_345)
+    problem = problem_from_game(_game(CORPUS[0]))
+    assert ProofSearch(problem).max_bytes == 12_345
+    assert ProofSearch(problem, memory=99).max_bytes == 99
+
+
 @needs_compiled
 def test_a_grant_that_raises_stops_the_compiled_search_cleanly() -> None:
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAB"), CLASSIC))
