@@ -21,12 +21,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(RUN_STAMP): pyproject.toml setup.py spidercli/_beam.c spidercli/_proof.c | $(BIN)/python
+$(RUN_STAMP): pyproject.toml setup.py spidercli/_beam.c spidercli/_proof.c spidercli/_passes.h | $(BIN)/python
 	@echo "make: installing spidercli and what it needs to run (typer, pyyaml, rich) into $(VENV)"
 	$(BIN)/python -m pip install --quiet -e .
 	@touch $@
 
-$(DEV_STAMP): pyproject.toml setup.py spidercli/_beam.c spidercli/_proof.c | $(BIN)/python
+$(DEV_STAMP): pyproject.toml setup.py spidercli/_beam.c spidercli/_proof.c spidercli/_passes.h | $(BIN)/python
 	@echo "make: installing spidercli with its test tools (pytest, syrupy, hypothesis, jsonschema, ruff, mypy, import-linter) into $(VENV)"
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@ $(RUN_STAMP)

@@ -37,8 +37,15 @@ class QuietInstallLib(install_lib):
 
 setup(
     ext_modules=[
-        Extension("spidercli._beam", ["spidercli/_beam.c"], optional=True),
-        Extension("spidercli._proof", ["spidercli/_proof.c"], optional=True),
+        Extension(
+            "spidercli._beam", ["spidercli/_beam.c"], depends=["spidercli/_passes.h"], optional=True
+        ),
+        Extension(
+            "spidercli._proof",
+            ["spidercli/_proof.c"],
+            depends=["spidercli/_passes.h"],
+            optional=True,
+        ),
     ],
     cmdclass={"build_py": QuietBuildPy, "install_lib": QuietInstallLib},
 )

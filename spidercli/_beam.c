@@ -18,6 +18,8 @@
 #include <sys/mman.h>
 #endif
 
+#include "_passes.h" /* read_cards, ask_grant, tell_grant: shared with _proof.c */
+
 #define MAXCOLS 10
 #define NPLACES (MAXCOLS + 1)
 #define NIBBLES UINT64_C(0x1111111111111111)
@@ -1020,31 +1022,6 @@ static PyObject *line_of(Pass *P, size_t idx, int ws, int wt, int wk) {
     return out;
 }
 
-static int read_column(PyObject *b, const char *what, uint8_t *to, int *n, int cap) {
-    char *buf;
-    Py_ssize_t len;
-    if (!PyBytes_Check(b)) {
-        PyErr_Format(PyExc_TypeError, "%s: bytes expected", what);
-        return -1;
-    }
-    PyBytes_AsStringAndSize(b, &buf, &len);
-    if (len > cap) {
-        PyErr_Format(PyExc_ValueError, "%s: too many cards", what);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        uint8_t c = (uint8_t)buf[i];
-        if ((c & 15) < 1 || (c & 15) > 13 || c >> 6) {
-            PyErr_Format(PyExc_ValueError, "%s: not a card: %d", what, (int)c);
-            return -1;
-        }
-    }
-    if (to)
-        memcpy(to, buf, (size_t)len);
-    *n = (int)len;
-    return 0;
-}
-
 PyDoc_STRVAR(beam_doc,
              "beam(cols, down, chunks, runs, permissive, runs_to_win, width, cap, seen_limit, "
              "places, grant, progress)\n--\n\n"
@@ -1139,7 +1116,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
         P->heaps[b].v = P->heap_store + (size_t)b * (size_t)width;
     for (Py_ssize_t i = 0; i < nchunks; i++) {
         int n;
-        if (read_column(PyTuple_GET_ITEM(chunks, i), "deal", P->chunks + i * ncols, &n, P->ncols) <
+        if (read_cards(PyTuple_GET_ITEM(chunks, i), "deal", P->chunks + i * ncols, &n, P->ncols) <
             0)
             goto done;
         P->chunk_len[i] = n;
@@ -1150,7 +1127,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     memset(P->wide, 0, (size_t)P->stride + SPARE);
     for (int i = 0; i < P->ncols; i++) {
         int n;
-        if (read_column(PyTuple_GET_ITEM(cols, i), "column", P->wide + (size_t)i * P->cap, &n,
+        if (read_cards(PyTuple_GET_ITEM(cols, i), "column", P->wide + (size_t)i * P->cap, &n,
                         P->cap) < 0)
             goto done;
         long dv = PyLong_AsLong(PyTuple_GET_ITEM(down, i));
@@ -1224,16 +1201,9 @@ static PyObject *beam(PyObject *self, PyObject *args) {
             P->heaps[b].n = 0;
         for (size_t idx = 0; idx < P->cur_n; idx++) {
             if (allowance == 0) { /* the budget's word, every 256 positions at most */
-                PyObject *r = PyObject_CallFunction(grant, "ni", spent, 1);
-                if (!r)
+                allowance = ask_grant(grant, spent);
+                if (allowance < 0)
                     goto done;
-                allowance = PyLong_AsSsize_t(r);
-                Py_DECREF(r);
-                if (allowance < 1) {
-                    if (!PyErr_Occurred())
-                        PyErr_SetString(PyExc_ValueError, "grant: a positive count expected");
-                    goto done;
-                }
                 spent = 0;
             }
             allowance--;
@@ -1345,13 +1315,8 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    if (result && spent) { /* the last positions counted (the pass is over: nothing to grant) */
-        PyObject *r = PyObject_CallFunction(grant, "ni", spent, 0);
-        if (r)
-            Py_DECREF(r);
-        else
-            Py_CLEAR(result);
-    }
+    if (result && spent && tell_grant(grant, spent) < 0) /* the last positions counted */
+        Py_CLEAR(result);
     PyMem_Free(pending);
     pass_free(P);
     return result;

@@ -39,6 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_passes.h" /* read_cards, ask_grant, tell_grant: shared with _beam.c */
+
 #define MAXCOLS 10
 #define MAXCARDS 127
 #define MAXDEALS 63
@@ -588,29 +590,6 @@ static int set_long(PyObject *o, const char *name, long long v) {
     return rc;
 }
 
-static int read_cards(PyObject *b, const char *what, uint8_t *to, int *n, int cap) {
-    if (!PyBytes_Check(b)) {
-        PyErr_Format(PyExc_TypeError, "%s: bytes expected", what);
-        return -1;
-    }
-    Py_ssize_t len = PyBytes_GET_SIZE(b);
-    const char *buf = PyBytes_AS_STRING(b);
-    if (len > cap) {
-        PyErr_Format(PyExc_ValueError, "%s: too many cards", what);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        uint8_t c = (uint8_t)buf[i];
-        if ((c & 15) < 1 || (c & 15) > 13 || c >> 6) {
-            PyErr_Format(PyExc_ValueError, "%s: not a card: %d", what, (int)c);
-            return -1;
-        }
-    }
-    memcpy(to, buf, (size_t)len);
-    *n = (int)len;
-    return 0;
-}
-
 static PyObject *line_of(const Proof *P) {
     PyObject *out = PyList_New((Py_ssize_t)P->nframes);
     if (!out)
@@ -643,16 +622,9 @@ static int tick(Proof *P) {
     if (P->allowance == 0) {
         if (report(P) < 0)
             return -1;
-        PyObject *r = PyObject_CallFunction(P->grant, "ni", P->spent, 1);
-        if (!r)
+        P->allowance = ask_grant(P->grant, P->spent);
+        if (P->allowance < 0)
             return -1;
-        P->allowance = PyLong_AsSsize_t(r);
-        Py_DECREF(r);
-        if (P->allowance < 1) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "grant: a positive count expected");
-            return -1;
-        }
         P->spent = 0;
     }
     P->allowance--;
@@ -839,13 +811,9 @@ finish:
         Py_CLEAR(result);
         goto done;
     }
-    if (P->spent) {
-        PyObject *r = PyObject_CallFunction(grant, "ni", P->spent, 0);
-        if (!r) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        Py_DECREF(r);
+    if (P->spent && tell_grant(grant, P->spent) < 0) {
+        Py_CLEAR(result);
+        goto done;
     }
     if (!result)
         result = Py_BuildValue("(OO)", Py_None, exhaustive ? Py_True : Py_False);
