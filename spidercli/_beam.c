@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #endif
 
-#include "_passes.h" /* read_cards, ask_grant, tell_grant: shared with _proof.c */
+#include "_passes.h" /* read_cards, get_long, set_long, ask_grant, tell_grant: shared */
 
 #define MAXCOLS 10
 #define NPLACES (MAXCOLS + 1)
@@ -932,23 +932,12 @@ static int set_progress(PyObject *progress, const Node *best) {
     } fields[3] = {{"best_runs", best->runs, 1}, {"best_down", down, 0},
                    {"best_deals", best->dealt, 1}};
     for (int f = 0; f < 3; f++) {
-        PyObject *old = PyObject_GetAttrString(progress, fields[f].name);
-        if (!old)
+        long long v;
+        if (get_long(progress, fields[f].name, &v) < 0)
             return -1;
-        long long v = PyLong_AsLongLong(old);
-        Py_DECREF(old);
-        if (v == -1 && PyErr_Occurred())
+        const long long nv = fields[f].value;
+        if ((fields[f].bigger ? nv > v : nv < v) && set_long(progress, fields[f].name, nv) < 0)
             return -1;
-        long long nv = fields[f].value;
-        if (fields[f].bigger ? nv > v : nv < v) {
-            PyObject *o = PyLong_FromLongLong(nv);
-            if (!o)
-                return -1;
-            int rc = PyObject_SetAttrString(progress, fields[f].name, o);
-            Py_DECREF(o);
-            if (rc < 0)
-                return -1;
-        }
     }
     return 0;
 }

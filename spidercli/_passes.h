@@ -31,6 +31,26 @@ static int read_cards(PyObject *b, const char *what, uint8_t *to, int *n, int ca
     return 0;
 }
 
+/* The integer attribute ``name`` of o into *v: 0, or -1 with the exception. */
+static int get_long(PyObject *o, const char *name, long long *v) {
+    PyObject *x = PyObject_GetAttrString(o, name);
+    if (!x)
+        return -1;
+    *v = PyLong_AsLongLong(x);
+    Py_DECREF(x);
+    return *v == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* o.name = v: 0, or -1 with the exception. */
+static int set_long(PyObject *o, const char *name, long long v) {
+    PyObject *x = PyLong_FromLongLong(v);
+    if (!x)
+        return -1;
+    int rc = PyObject_SetAttrString(o, name, x);
+    Py_DECREF(x);
+    return rc;
+}
+
 /* The budget's word: grant(done, 1), the positions met since it was last told and a request for
  * more. Returns how many more it allows (at least 1), or -1 with its exception (_Stop when the
  * budget is spent; a ValueError when it allows fewer than 1). */

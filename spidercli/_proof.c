@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_passes.h" /* read_cards, ask_grant, tell_grant: shared with _beam.c */
+#include "_passes.h" /* read_cards, get_long, set_long, ask_grant, tell_grant: shared */
 
 #define MAXCOLS 10
 #define MAXCARDS 127
@@ -570,24 +570,6 @@ static int tell(PyObject *counts, const Proof *P, size_t positions) {
             return -1;
     }
     return 0;
-}
-
-static int get_long(PyObject *o, const char *name, long long *v) {
-    PyObject *x = PyObject_GetAttrString(o, name);
-    if (!x)
-        return -1;
-    *v = PyLong_AsLongLong(x);
-    Py_DECREF(x);
-    return *v == -1 && PyErr_Occurred() ? -1 : 0;
-}
-
-static int set_long(PyObject *o, const char *name, long long v) {
-    PyObject *x = PyLong_FromLongLong(v);
-    if (!x)
-        return -1;
-    int rc = PyObject_SetAttrString(o, name, x);
-    Py_DECREF(x);
-    return rc;
 }
 
 static PyObject *line_of(const Proof *P) {
