@@ -123,16 +123,9 @@ class ProofSearch(Search):
     def _run_compiled(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
         compiled = solver._compiled_proof
         assert compiled is not None
-        p = self.p
         budget.progress.phase = "proof"
-        start = p.start
         line, exhaustive = compiled.search(
-            start.cols,
-            start.down,
-            p.chunks,
-            start.runs,
-            p.permissive,
-            p.runs_to_win,
+            *self.p.compiled_args(),
             -1,
             min(max(self.max_bytes, 0), _C_LONG_LONG_MAX),
             budget.grant,

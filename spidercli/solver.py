@@ -185,6 +185,15 @@ class Problem:
         cards = b"".join(columns) + b"".join(deal_chunks)
         self.suits = len({c >> 4 for c in cards}) or 1
 
+    def compiled_args(
+        self,
+    ) -> tuple[tuple[bytes, ...], tuple[int, ...], tuple[bytes, ...], int, bool, int]:
+        """The problem as both compiled searches take it first (``_beam.beam``,
+        ``_proof.search``): the start's columns and face-down counts, the deals, the runs
+        removed, the move rule and the runs a win wants."""
+        start = self.start
+        return (start.cols, start.down, self.chunks, start.runs, self.permissive, self.runs_to_win)
+
 
 def default_weights(problem: Problem) -> Weights:
     """The best-first search's weights for this deal (that search now runs only after every beam
@@ -874,15 +883,8 @@ class BeamSolver(Search):
         done) within ``cap`` moves, or None."""
         if self.compiled and 1 <= width <= COMPILED_MAX_WIDTH:
             assert _compiled is not None
-            p = self.p
-            start = p.start
             line: list[Step] | None = _compiled.beam(
-                start.cols,
-                start.down,
-                p.chunks,
-                start.runs,
-                p.permissive,
-                p.runs_to_win,
+                *self.p.compiled_args(),
                 width,
                 # C ints: a cap or a limit past them is as good as none (no pass gets there)
                 -1 if cap is None else min(max(cap, 0), _C_INT_MAX),
