@@ -160,3 +160,25 @@ __all__ = [
     "run",
     "runner",
 ]
+
+
+class Boom(Exception):
+    """What ``budget_raising_at`` raises."""
+
+
+def budget_raising_at(call: int) -> Any:
+    """A budget (``solver._Budget``, no limits) whose ``grant`` raises ``Boom`` at its ``call``-th
+    call, and counts its calls (``.calls``): for a compiled search stopped from Python."""
+    from spidercli.solver import _Budget
+
+    class Raising(_Budget):
+        calls = 0
+
+        def grant(self, done: int, more: int = 1) -> int:
+            self.calls += 1
+            granted = super().grant(done, more)
+            if self.calls == call:
+                raise Boom
+            return granted
+
+    return Raising(None, None, None, 1.0)

@@ -31,7 +31,7 @@ from spidercli.solver import (
     compiled_by_default,
     problem_from_game,
 )
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, Boom, budget_raising_at
 
 needs_compiled = pytest.mark.skipif(
     not compiled_available(), reason="the compiled beam pass was not built"
@@ -275,24 +275,10 @@ def test_the_compiled_pass_on_random_positions(
 def test_a_tick_that_raises_stops_the_compiled_pass_cleanly() -> None:
     problem = problem_from_game(Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC))
     beam = BeamSolver(problem, compiled=True)
-    calls = 0
-
-    class Boom(Exception):
-        pass
-
-    class Budget(_Budget):
-        def grant(self, done: int, more: int = 1) -> int:
-            nonlocal calls
-            calls += 1
-            granted = super().grant(done, more)
-            if calls == 5:
-                raise Boom
-            return granted
-
-    budget = Budget(None, None, None, 1.0)
+    budget = budget_raising_at(5)
     with pytest.raises(Boom):
         beam._beam(8, None, budget)
-    assert calls == 5
+    assert budget.calls == 5
     assert budget.progress.states == 4 * 256  # every grant spent in full, none counted twice
 
 

@@ -30,7 +30,7 @@ from spidercli.solver import (
     problem_from_game,
     solver_pass,
 )
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, Boom, budget_raising_at
 from tests.plainsearch import dealt_out, small_game
 from tests.test_proofs import CORPUS, _game
 from tests.tools.unwinnable_corpus import draw
@@ -344,25 +344,11 @@ def test_the_default_memory_is_a_quarter_of_the_machine_at_most(
 @needs_compiled
 def test_a_grant_that_raises_stops_the_compiled_search_cleanly() -> None:
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAB"), CLASSIC))
-    calls = 0
-
-    class Boom(Exception):
-        pass
-
-    class Budget(_Budget):
-        def grant(self, done: int, more: int = 1) -> int:
-            nonlocal calls
-            calls += 1
-            granted = super().grant(done, more)
-            if calls == 5:
-                raise Boom
-            return granted
-
     search = ProofSearch(problem, compiled=True)
-    budget = Budget(None, None, None, 1.0)
+    budget = budget_raising_at(5)
     with pytest.raises(Boom):
         search._run(budget)
-    assert calls == 5
+    assert budget.calls == 5
     assert budget.progress.states == 4 * 256  # every grant spent in full, none counted twice
     assert search.positions == 4 * 256  # told before the fifth grant
 
