@@ -227,24 +227,25 @@ def test_random_positions_from_two_decks_alike(seed: int) -> None:
     assert_same_search(problem_from_game(_doubled(random.Random(seed))), 3000)
 
 
-@needs_compiled
-def test_the_fixture_game_alike_up_to_a_budget() -> None:
-    """fixtures/spider-2suit-open.yaml (438,090 positions in all): the first 20,000 alike."""
+def _fixture_problem() -> Problem:
+    """fixtures/spider-2suit-open.yaml's game, where its log ends."""
     log = load_log(FIXTURES / "spider-2suit-open.yaml")
     game = Game.from_setup(log.deal, CLASSIC)
     for entry in log.entries:
         assert game.play(entry.action) is None
-    assert_same_search(problem_from_game(game), 20_000)
+    return problem_from_game(game)
+
+
+@needs_compiled
+def test_the_fixture_game_alike_up_to_a_budget() -> None:
+    """fixtures/spider-2suit-open.yaml (438,090 positions in all): the first 20,000 alike."""
+    assert_same_search(_fixture_problem(), 20_000)
 
 
 @pytest.mark.slow  # the Python search takes about a minute
 @needs_compiled
 def test_the_fixture_game_alike_in_full() -> None:
-    log = load_log(FIXTURES / "spider-2suit-open.yaml")
-    game = Game.from_setup(log.deal, CLASSIC)
-    for entry in log.entries:
-        assert game.play(entry.action) is None
-    result = assert_same_search(problem_from_game(game))
+    result = assert_same_search(_fixture_problem())
     assert result[:4] == (None, True, 438_090, 438_090)
 
 
