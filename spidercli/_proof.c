@@ -51,7 +51,9 @@
  * most 2 + 10 * 3 + (127 + 10) * 7 / 8 bytes, under 255). */
 #define KEY_MAX 256
 #define END_CODE 63
-#define RUN_CODE 51 /* 52..62: a one-suit run of 1..11 cards down from the card under them */
+/* RUN_CODE + n (54..62): a one-suit run of n = 3..11 cards down from the card under them (52
+ * and 53 are unused). */
+#define RUN_CODE 51
 
 #define BLOCK_BITS 26
 #define BLOCK ((size_t)1 << BLOCK_BITS) /* the arena's blocks: 64 MB */
@@ -282,7 +284,9 @@ static int grow(Proof *P) {
     return 0;
 }
 
-/* The memory held: the arena's bytes in use, the table and the path. */
+/* The memory held: the arena's bytes in use, the table and the path. The last block's unused
+ * part is not counted: it is allocated (so the address space may pass the budget by up to one
+ * block, 64 MB) but its pages are not touched, so not resident, until keys are written there. */
 static unsigned long long held(const Proof *P, size_t slots, size_t frames) {
     unsigned long long arena = 0;
     if (P->nblocks)
