@@ -30,6 +30,7 @@ from spidercli.rules import (
     Ruleset,
     check_playable,
 )
+from spidercli.solver import Problem, _Budget, problem_from_game
 from spidercli.workers import verify_all
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,25 +142,14 @@ def new_game(code_text: str, rules_name: str) -> Game:
     return Game.from_code(code, rules)
 
 
-__all__ = [
-    "BAD",
-    "CLASSIC",
-    "CODES",
-    "FIXTURES",
-    "GAMES",
-    "ILLEGAL",
-    "ROOT",
-    "SPIDER",
-    "SPIDERETTE",
-    "TRANSLATED",
-    "cards",
-    "new_game",
-    "play",
-    "position",
-    "rel",
-    "run",
-    "runner",
-]
+def fixture_problem(name: str, entries: int | None = None) -> Problem:
+    """The solver's problem where the fixture log ``name`` stands after its first ``entries``
+    entries (all of them: None), under the classic rules."""
+    log = load_log(FIXTURES / name)
+    game = Game.from_setup(log.deal, CLASSIC)
+    for entry in log.entries[:entries]:
+        assert game.play(entry.action) is None
+    return problem_from_game(game)
 
 
 class Boom(Exception):
@@ -169,7 +159,6 @@ class Boom(Exception):
 def budget_raising_at(call: int) -> Any:
     """A budget (``solver._Budget``, no limits) whose ``grant`` raises ``Boom`` at its ``call``-th
     call, and counts its calls (``.calls``): for a compiled search stopped from Python."""
-    from spidercli.solver import _Budget
 
     class Raising(_Budget):
         calls = 0
@@ -182,3 +171,27 @@ def budget_raising_at(call: int) -> Any:
             return granted
 
     return Raising(None, None, None, 1.0)
+
+
+__all__ = [
+    "BAD",
+    "CLASSIC",
+    "CODES",
+    "FIXTURES",
+    "GAMES",
+    "ILLEGAL",
+    "ROOT",
+    "SPIDER",
+    "SPIDERETTE",
+    "TRANSLATED",
+    "Boom",
+    "budget_raising_at",
+    "cards",
+    "fixture_problem",
+    "new_game",
+    "play",
+    "position",
+    "rel",
+    "run",
+    "runner",
+]

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 import spidercli.solver
 from spidercli.codes import parse_code, seed_letters
 from spidercli.engine import Game
-from spidercli.movelog import load_log
 from spidercli.rules import CLASSIC
 from spidercli.solver import (
     BeamSolver,
@@ -31,7 +30,7 @@ from spidercli.solver import (
     compiled_by_default,
     problem_from_game,
 )
-from tests.helpers import FIXTURES, Boom, budget_raising_at
+from tests.helpers import Boom, budget_raising_at, fixture_problem
 
 needs_compiled = pytest.mark.skipif(
     not compiled_available(), reason="the compiled beam pass was not built"
@@ -199,14 +198,6 @@ def test_a_long_pass_forgets_the_way_back_of_dead_lines(monkeypatch: pytest.Monk
     assert peak < 600_000
 
 
-def _mid_game(path: str, entries: int) -> Problem:
-    log = load_log(FIXTURES / path)
-    game = Game.from_setup(log.deal, CLASSIC)
-    for entry in log.entries[:entries]:
-        assert game.play(entry.action) is None
-    return problem_from_game(game)
-
-
 @needs_compiled
 @pytest.mark.parametrize(
     ("path", "entries"),
@@ -219,7 +210,7 @@ def _mid_game(path: str, entries: int) -> Problem:
     ],
 )
 def test_the_compiled_pass_from_a_game_in_progress(path: str, entries: int) -> None:
-    problem = _mid_game(path, entries)
+    problem = fixture_problem(path, entries)
     assert_same_pass(problem, 6, 200)
 
 

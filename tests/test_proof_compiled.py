@@ -17,7 +17,6 @@ import spidercli.proof
 import spidercli.solver
 from spidercli.codes import parse_code, seed_letters
 from spidercli.engine import Game
-from spidercli.movelog import load_log
 from spidercli.proof import ProofSearch, compiled_fits
 from spidercli.rules import CLASSIC
 from spidercli.solver import (
@@ -30,7 +29,7 @@ from spidercli.solver import (
     problem_from_game,
     solver_pass,
 )
-from tests.helpers import FIXTURES, Boom, budget_raising_at
+from tests.helpers import Boom, budget_raising_at, fixture_problem
 from tests.plainsearch import dealt_out, small_game
 from tests.test_proofs import CORPUS, _game
 from tests.tools.unwinnable_corpus import draw
@@ -227,25 +226,16 @@ def test_random_positions_from_two_decks_alike(seed: int) -> None:
     assert_same_search(problem_from_game(_doubled(random.Random(seed))), 3000)
 
 
-def _fixture_problem() -> Problem:
-    """fixtures/spider-2suit-open.yaml's game, where its log ends."""
-    log = load_log(FIXTURES / "spider-2suit-open.yaml")
-    game = Game.from_setup(log.deal, CLASSIC)
-    for entry in log.entries:
-        assert game.play(entry.action) is None
-    return problem_from_game(game)
-
-
 @needs_compiled
 def test_the_fixture_game_alike_up_to_a_budget() -> None:
     """fixtures/spider-2suit-open.yaml (438,090 positions in all): the first 20,000 alike."""
-    assert_same_search(_fixture_problem(), 20_000)
+    assert_same_search(fixture_problem("spider-2suit-open.yaml"), 20_000)
 
 
 @pytest.mark.slow  # the Python search takes about a minute
 @needs_compiled
 def test_the_fixture_game_alike_in_full() -> None:
-    result = assert_same_search(_fixture_problem())
+    result = assert_same_search(fixture_problem("spider-2suit-open.yaml"))
     assert result[:4] == (None, True, 438_090, 438_090)
 
 

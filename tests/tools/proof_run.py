@@ -19,11 +19,10 @@ import time
 
 from spidercli.codes import parse_code
 from spidercli.engine import Game
-from spidercli.movelog import load_log
 from spidercli.proof import ProofSearch
 from spidercli.rules import CLASSIC
 from spidercli.solver import Progress, problem_from_game
-from tests.helpers import FIXTURES
+from tests.helpers import fixture_problem
 
 
 def rss() -> int:
@@ -36,11 +35,7 @@ def rss() -> int:
 
 
 def fixture(compiled: bool) -> None:
-    log = load_log(FIXTURES / "spider-2suit-open.yaml")
-    game = Game.from_setup(log.deal, CLASSIC)
-    for entry in log.entries:
-        assert game.play(entry.action) is None
-    problem = problem_from_game(game)
+    problem = fixture_problem("spider-2suit-open.yaml")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     search = ProofSearch(problem, compiled=compiled)
     cpu = time.process_time()
