@@ -423,7 +423,7 @@ typedef struct {
 typedef struct {
     /* cap: the most cards a column can hold (every card of the problem), and so also the most a
      * position holds; stride: ncols * cap, a position's cards unpacked (a column every cap
-     * bytes), as expand and the moves read and write them */
+     * bytes), as the moves read and write them (expand reads them packed) */
     int ncols, cap, stride;
     int nchunks;
     uint8_t *chunks;    /* nchunks * ncols cards */
@@ -433,7 +433,7 @@ typedef struct {
     /* levels: current and next */
     Node *cur, *nxt;
     uint8_t *cur_cards, *nxt_cards; /* cap bytes a position: its columns packed, in order */
-    uint8_t *wide; /* stride bytes: the position being expanded, or the child being built */
+    uint8_t *wide; /* stride bytes: the root as read, then each child being built */
     size_t cur_n, cur_cap, nxt_cap;
     /* candidates */
     Cand *cands;
@@ -1095,8 +1095,8 @@ static PyObject *beam(PyObject *self, PyObject *args) {
     P->heap_store = malloc((size_t)buckets * (size_t)width * sizeof(int64_t));
     P->cur = malloc(sizeof(Node));
     P->cur_cards = malloc((size_t)P->cap + SPARE);
-    if (!P->chunks || !P->tmp || !P->wide || !P->brood[0].pend || !P->brood[1].pend || !P->heaps || !P->heap_store || !P->cur ||
-        !P->cur_cards ||
+    if (!P->chunks || !P->tmp || !P->wide || !P->brood[0].pend || !P->brood[1].pend ||
+        !P->heaps || !P->heap_store || !P->cur || !P->cur_cards ||
         seen_init(&P->seen, seen_expected(width, seen_limit)) < 0) {
         PyErr_NoMemory();
         goto done;
@@ -1273,7 +1273,7 @@ static PyObject *beam(PyObject *self, PyObject *args) {
                 continue;
             counts[bucket]++;
             Node *child = &P->nxt[kept];
-            uint8_t *cc = P->wide; /* no position is being expanded now */
+            uint8_t *cc = P->wide;
             *child = *parent;
             unpack(P, parent, cc, P->cur_cards + (size_t)c->parent * P->cap);
             if (c->s < 0)

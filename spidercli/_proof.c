@@ -768,7 +768,8 @@ static PyObject *search(PyObject *self, PyObject *args) {
             undo_action(P, f);
             continue;
         }
-        if (max_positions >= 0 && (unsigned long long)P->positions >= (unsigned long long)max_positions)
+        if (max_positions >= 0 &&
+            (unsigned long long)P->positions >= (unsigned long long)max_positions)
             goto finish;
         size_t slots = P->mask + 1;
         room = make_room(P);
