@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 
 from spidercli.actions import Deal, Move
 from spidercli.cards import parse_card
+from spidercli.codes import parse_code
 from spidercli.engine import Game
 from spidercli.proof import ProofSearch, position_key
+from spidercli.rules import CLASSIC
 from spidercli.solution import search
 from spidercli.solver import Position, problem_from_game
 from tests.helpers import run
@@ -57,6 +59,21 @@ def test_the_corpus_is_unwinnable_by_both_searches(index: int) -> None:
     plain = plain_search(game, limit=300_000)
     assert plain is not None and plain.shortest is None  # the whole space, and no win in it
     assert plain.positions >= entry["positions"]  # the equivalence only merges positions
+
+
+def test_a_whole_deal_as_dealt_is_unwinnable_by_both_searches() -> None:
+    """SD4-S1-FFJUZSM, a 4-suit Spiderette deal from its start, every card as the code deals it
+    (one of four of 60 random deals a sweep proved unwinnable): the proof meets 56,403 positions
+    and no win, and so does the plain search over the engine's own moves (5 s); ``solve`` says
+    so, its states the beams' and the proof's."""
+    game = Game.from_code(parse_code("SD4-S1-FFJUZSM"), CLASSIC)
+    proof = ProofSearch(problem_from_game(game))
+    outcome = proof.solve()
+    assert outcome.exhaustive and outcome.steps is None and proof.positions == 56_403
+    plain = plain_search(game, limit=100_000)
+    assert plain is not None and plain.shortest is None and plain.positions >= 56_403
+    record = json.loads(run("solve", "SD4-S1-FFJUZSM", "--json").stdout)
+    assert record["result"] == "unwinnable" and record["states"] > 56_403
 
 
 def test_the_corpus_is_not_trivial() -> None:

@@ -2,13 +2,23 @@
 
     python -m tests.tools.proof_run fixture [--python]
     python -m tests.tools.proof_run deal PS4-14934 [--memory GIB] [--timeout S] [--max-states N]
+    python -m tests.tools.proof_run anatomy PS4-14934 [--positions N] [--before-last-deal]
+    python -m tests.tools.proof_run check SD4-S1-FFJUZSM [--limit N]
 
 ``fixture``: the position at the end of fixtures/spider-2suit-open.yaml, searched whole (438,090
 positions): the CPU time, the rate, the growth of the process's peak memory and, compiled, the
 bytes the search held. ``deal``: a deal from its start (classic rules), with a line a minute on
 stdout (positions, the path's depth, the deals done where the search stands, the bytes held and
 the process's resident memory, the rate over the last minute) and the end; a win's line is
-printed as steps (0-based ``(source, target, count)``, ``None`` for a deal).
+printed as steps (0-based ``(source, target, count)``, ``None`` for a deal). ``anatomy``: where
+the search's positions lie, from the Python twin (the same order, the same equivalence): its
+first ``N`` positions counted by deals done, and each end game (a position just after the last
+deal and the positions first met below it, depth first) with its size, in the order met; with
+``--before-last-deal`` the positions after the last deal are not searched below, so the counts
+are those of the play before it. ``check``: a deal from its start by the compiled proof search
+and by the plain search of the tests (``tests/plainsearch.py``: breadth first over the engine's
+own legal actions, no equivalence, none of the solver's code), each with its answer, its
+positions and its CPU time; the plain search gives up past ``--limit`` positions.
 """
 
 from __future__ import annotations
@@ -19,10 +29,11 @@ import time
 
 from spidercli.codes import parse_code
 from spidercli.engine import Game
-from spidercli.proof import ProofSearch
+from spidercli.proof import ProofSearch, position_key
 from spidercli.rules import CLASSIC
 from spidercli.solver import Progress, problem_from_game
 from tests.helpers import fixture_problem
+from tests.plainsearch import plain_search
 
 
 def rss() -> int:
@@ -92,6 +103,69 @@ def deal(code: str, memory: float, timeout: float, max_states: int | None) -> No
         print("steps:", outcome.steps, flush=True)
 
 
+def anatomy(code: str, limit: int, before_last_deal: bool) -> None:
+    problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
+    search = ProofSearch(problem, compiled=False)
+    deals = len(problem.chunks)
+    root = problem.start
+    seen = {position_key(root, deals)}
+    by_deals = [0] * (deals + 1)
+    by_deals[root.dealt] += 1
+    stack = [search._children(root)]
+    end_games: list[int] = []  # each end game's positions, in the order met
+    entry: tuple[int, int] | None = None  # the open end game: (its stack depth, seen before it)
+    while stack and len(seen) < limit:
+        found = next(stack[-1], None)
+        if found is None:
+            stack.pop()
+            if entry is not None and len(stack) < entry[0]:
+                end_games.append(len(seen) - entry[1])
+                entry = None
+            continue
+        _step, child = found
+        key = position_key(child, deals)
+        if key in seen:
+            continue
+        seen.add(key)
+        by_deals[child.dealt] += 1
+        if child.dealt < deals:
+            stack.append(search._children(child))
+        elif not before_last_deal:
+            if entry is None:
+                entry = (len(stack) + 1, len(seen) - 1)
+            stack.append(search._children(child))
+    print(f"{code}: {'the whole space' if not stack else f'the first {len(seen):,} positions'}")
+    print("positions by deals done:", ", ".join(f"{d}: {n:,}" for d, n in enumerate(by_deals)))
+    if not before_last_deal:
+        sizes = sorted(set(end_games))
+        print(
+            f"end games searched whole: {len(end_games):,}; their sizes: "
+            + ", ".join(f"{n:,} ({end_games.count(n)})" for n in sizes)
+        )
+        if entry is not None:
+            print(f"the end game open at the stop: {len(seen) - entry[1]:,} positions so far")
+
+
+def check(code: str, limit: int) -> None:
+    game = Game.from_code(parse_code(code), CLASSIC)
+    search = ProofSearch(problem_from_game(game), compiled=True)
+    assert search.compiled, "the compiled proof search was not built"
+    cpu = time.process_time()
+    outcome = search.solve()
+    cpu = time.process_time() - cpu
+    won, exhaustive = outcome.steps is not None, outcome.exhaustive
+    proof = "won" if won else "unwinnable" if exhaustive else "gave up"
+    print(f"{code}: proof search: {proof}, {search.positions:,} positions, {cpu:.1f} s of CPU")
+    cpu = time.process_time()
+    plain = plain_search(game, limit=limit)
+    cpu = time.process_time() - cpu
+    if plain is None:
+        print(f"{code}: plain search: gave up past {limit:,} positions, {cpu:.1f} s of CPU")
+    else:
+        answer = "unwinnable" if plain.shortest is None else f"won in {plain.shortest} actions"
+        print(f"{code}: plain search: {answer}, {plain.positions:,} positions, {cpu:.1f} s of CPU")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.tools.proof_run")
     sub = parser.add_subparsers(dest="what", required=True)
@@ -102,9 +176,22 @@ def main() -> None:
     one.add_argument("--memory", type=float, default=8.0, help="GiB (default 8)")
     one.add_argument("--timeout", type=float, default=600.0, help="seconds (default 600)")
     one.add_argument("--max-states", type=int, default=None)
+    parts = sub.add_parser("anatomy", help="where the search's positions lie (pure Python)")
+    parts.add_argument("code")
+    parts.add_argument("--positions", type=int, default=300_000, help="stop after N (300,000)")
+    parts.add_argument(
+        "--before-last-deal", action="store_true", help="do not search after the last deal"
+    )
+    both = sub.add_parser("check", help="a deal by the proof search and by the plain search")
+    both.add_argument("code")
+    both.add_argument("--limit", type=int, default=5_000_000, help="the plain search's positions")
     args = parser.parse_args()
     if args.what == "fixture":
         fixture(not args.python)
+    elif args.what == "check":
+        check(args.code, args.limit)
+    elif args.what == "anatomy":
+        anatomy(args.code, args.positions, args.before_last_deal)
     else:
         deal(args.code, args.memory, args.timeout, args.max_states)
 
