@@ -85,17 +85,21 @@ def search(
     timeout: float | None,
     max_states: int | None = None,
     report: Callable[[Progress], None] | None = None,
+    memory: int | None = None,
 ) -> Outcome:
     """Search for a win from ``problem``'s position: beams of growing width first, then (when
     they fail without running out of budget) the whole space of play (``proof.ProofSearch``),
-    which finds a win or proves the position unwinnable."""
+    which finds a win or proves the position unwinnable. ``memory``: the proof's budget of
+    bytes (None: ``proof.default_memory()``)."""
     deadline = None if timeout is None else time.monotonic() + timeout
     outcome = BeamSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
     if outcome.steps is not None or outcome.progress.phase == "gave up":
         return outcome
     spent = outcome.progress.states
     rest = None if max_states is None else max(max_states - spent, 0)
-    proof = ProofSearch(problem).solve(max_states=rest, deadline=deadline, report=report)
+    proof = ProofSearch(problem, memory=memory).solve(
+        max_states=rest, deadline=deadline, report=report
+    )
     proof.progress.states += spent
     return proof
 
@@ -107,11 +111,12 @@ def solve_setup(
     timeout: float | None = 60.0,
     max_states: int | None = None,
     report: Callable[[Progress], None] | None = None,
+    memory: int | None = None,
 ) -> Solved:
     game = Game.from_setup(setup, rules)
     problem = problem_from_game(game)
     bound = lower_bound(problem)
-    outcome = search(problem, timeout=timeout, max_states=max_states, report=report)
+    outcome = search(problem, timeout=timeout, max_states=max_states, report=report, memory=memory)
     if outcome.steps is None:
         return Solved(outcome, None, game, bound)
     solver = Solver(problem)

@@ -26,6 +26,7 @@ from spidercli.errors import InputError, OutputError, unwritable
 from spidercli.files import write_atomic
 from spidercli.i18n import _, ngettext
 from spidercli.messages import N_, message_of, quoted, said
+from spidercli.proof import default_memory
 from spidercli.rules import RULESETS
 from spidercli.solution import solve_setup
 from spidercli.solving import win_log
@@ -183,17 +184,20 @@ def record_of(setup: Setup, solved: Any, seconds: float) -> dict[str, Any]:
     }
 
 
-Task = tuple[str, float, "int | None"]  # (code, timeout, max_states)
+# (code, timeout, max_states, the proof's budget of bytes: None for proof.default_memory())
+Task = tuple[str, float, "int | None", "int | None"]
 
 
 def solve_deal(task: Task) -> dict[str, Any]:
     """One deal's record (in a worker): whatever happens, a record for this deal alone."""
-    code, timeout, max_states = task
+    code, timeout, max_states, memory = task
 
     start = time.perf_counter()
     setup = Setup.from_code(parse_code(code))
     try:
-        solved = solve_setup(setup, RULESETS[RULES], timeout=timeout, max_states=max_states)
+        solved = solve_setup(
+            setup, RULESETS[RULES], timeout=timeout, max_states=max_states, memory=memory
+        )
     except Exception as err:  # a bug, not the deal's fault: say so, and go on
         why = f"internal error: {type(err).__name__}: {err}. Please report it with this deal."
         return failed(code, why, time.perf_counter() - start)
@@ -505,9 +509,13 @@ def records(
     codes: list[str], *, timeout: float, max_states: int | None, jobs: int
 ) -> Iterator[dict[str, Any]]:
     """Each deal's record as it is made: in this process (``jobs`` 1), else in ``jobs``
-    workers, each record as soon as its worker has it."""
-    tasks = ((code, timeout, max_states) for code in codes)
-    if jobs <= 1 or not hasattr(os, "fork"):
+    workers, each record as soon as its worker has it. The workers share the proof's budget of
+    memory (``proof.default_memory()``): each may hold a ``jobs``-th of it, so a sweep whose
+    hardest deals reach the proof at once holds no more than one ``solve`` would."""
+    many = jobs > 1 and hasattr(os, "fork")
+    memory = default_memory() // jobs if many else None
+    tasks = ((code, timeout, max_states, memory) for code in codes)
+    if not many:
         for task in tasks:
             yield solve_deal(task)
         return

@@ -13,7 +13,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -395,12 +397,52 @@ def test_the_supervisor_runs_any_function_and_names_a_death(mode: str) -> None:
 
 
 def test_a_worker_death_is_a_record_naming_it() -> None:
-    record = sweep.worker_died(("SD1-S1-AAAAAAB", 1.0, None), None)
+    record = sweep.worker_died(("SD1-S1-AAAAAAB", 1.0, None, None), None)
     assert record["result"] == "gave-up"
     assert record["game"] == "SD1-S1-AAAAAAB" and record["moves"] is None
     assert record["error"] == (
         "internal error: the worker process solving this deal ended unexpectedly."
     )
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 4])
+def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of ``jobs`` workers may hold a ``jobs``-th of the proof's budget of bytes, so a sweep
+    whose hardest deals reach the proof at once holds what one ``solve`` would; one process
+    (``--jobs 1``) has the whole budget. The budget reaches the proof search itself."""
+    from spidercli import solution
+    from spidercli.proof import ProofSearch
+    from spidercli.solver import Problem
+
+    monkeypatch.setattr(sweep, "default_memory", lambda: 1 << 30)
+    given_tasks: list[sweep.Task] = []
+
+    def supervised(
+        tasks: Iterable[sweep.Task],
+        jobs: int,
+        work: Callable[[sweep.Task], Any],
+        *_: object,
+        **__: object,
+    ) -> Iterator[Any]:
+        for task in tasks:
+            given_tasks.append(task)
+            yield work(task)
+
+    monkeypatch.setattr(sweep, "supervised", supervised)
+    budgets: list[int | None] = []
+
+    class Proof(ProofSearch):
+        def __init__(self, problem: Problem, *, memory: int | None = None) -> None:
+            budgets.append(memory)
+            super().__init__(problem, memory=memory)
+
+    monkeypatch.setattr(solution, "ProofSearch", Proof)
+    unwinnable = "SD4-S1-FFJUZSM"  # every beam fails, then the proof (56,403 positions)
+    records = list(sweep.records([unwinnable], timeout=60.0, max_states=None, jobs=jobs))
+    assert [r["result"] for r in records] == ["unwinnable"]
+    want = None if jobs == 1 else (1 << 30) // jobs
+    assert [task[3] for task in given_tasks] == ([] if jobs == 1 else [want])
+    assert budgets == [want]
 
 
 def test_a_record_says_what_the_search_knows() -> None:
