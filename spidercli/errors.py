@@ -21,11 +21,10 @@ from spidercli.messages import N_, located, message_of, said
 INPUT_ERROR_STATUS = 2  # the exit status of unusable input
 
 
-class InputError(ValueError):
-    """Input that cannot be used: ``path`` is the file it points at and ``line`` its 1-based
-    line, each None when none applies; ``exit_status`` is 2, the command line's."""
-
-    exit_status = INPUT_ERROR_STATUS
+class LocatedError(ValueError):
+    """An error that points at a file and a line of it: ``path`` and ``line`` (1-based), each
+    None when none applies; ``str(err)`` is ``path:line: message``. The base of ``InputError``
+    and of ``replay.IllegalLogError``, which differ in their exit status; catch those."""
 
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
         super().__init__(message)
@@ -41,6 +40,13 @@ class InputError(ValueError):
     def said(self) -> str:
         """``str(self)`` in the language in use (English when the message is a plain string)."""
         return said(str(self))
+
+
+class InputError(LocatedError):
+    """Input that cannot be used: ``path`` is the file it points at and ``line`` its 1-based
+    line, each None when none applies; ``exit_status`` is 2, the command line's."""
+
+    exit_status = INPUT_ERROR_STATUS
 
 
 class OutputError(Exception):
@@ -64,4 +70,4 @@ def unwritable(path: str, err: OSError) -> OutputError:
     return OutputError(located(path, None, why))
 
 
-__all__ = ["INPUT_ERROR_STATUS", "InputError", "OutputError", "unwritable"]
+__all__ = ["INPUT_ERROR_STATUS", "InputError", "LocatedError", "OutputError", "unwritable"]

@@ -13,9 +13,9 @@ from typing import Any, NamedTuple
 from spidercli.cards import SUITS, card_str
 from spidercli.codes import Setup
 from spidercli.engine import Game, Refusal
-from spidercli.errors import InputError
+from spidercli.errors import InputError, LocatedError
 from spidercli.logtypes import Entry, MoveLog
-from spidercli.messages import N_, located, message_of, said, shown
+from spidercli.messages import N_, message_of, shown
 from spidercli.refusals import english
 from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
 
@@ -34,7 +34,7 @@ class RulesError(InputError):
     """The ruleset asked for cannot play this game (an input error: exit status 2)."""
 
 
-class IllegalLogError(ValueError):
+class IllegalLogError(LocatedError):
     """A log with a refused action, where a legal game is needed (a hint, an ``expect`` block
     to record): ``path`` and ``line`` point at the refused entry, ``report`` is the replay
     (``report.illegal[0]`` the refusal), ``exit_status`` is 1, the command line's."""
@@ -49,20 +49,8 @@ class IllegalLogError(ValueError):
         line: int | None = None,
         report: Report | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        self.line = line
+        super().__init__(message, path=path, line=line)
         self.report = report
-
-    def __str__(self) -> str:
-        if self.path is None and self.line is None:
-            return self.message
-        return located(self.path, self.line, self.message)
-
-    def said(self) -> str:
-        """``str(self)`` in the language in use."""
-        return said(str(self))
 
 
 @dataclass(frozen=True)
