@@ -114,16 +114,26 @@ def parse_spec(text: str) -> Item:
         raise InputError(message_of(err)) from err
 
 
-def random_codes(count: int, suits: int, seed: int) -> list[str]:
-    """``count`` Spider codes (classic move rule) with ``suits`` suits, drawn by SplitMix64 from
-    ``seed``: the same three numbers give the same codes on every machine."""
+# --game's values: each game's code up to its seed letters (classic move rule; a Spiderette code
+# carries its rule letter only when it is P).
+RANDOM_GAMES = {"spider": "SP{suits}-S1C-", "spiderette": "SD{suits}-S1-"}
+
+
+def random_codes(count: int, suits: int, seed: int, game: str = "spider") -> list[str]:
+    """``count`` codes of ``game`` (``spider`` or ``spiderette``, classic move rule) with
+    ``suits`` suits, drawn by SplitMix64 from ``seed``: the same numbers give the same codes on
+    every machine (a Spiderette code has the seed letters of the Spider code in its place)."""
     if suits not in (1, 2, 4):
         raise InputError(N_("--suits takes 1, 2 or 4, not {suits}", suits=suits))
+    head = RANDOM_GAMES.get(game.lower())
+    if head is None:
+        raise InputError(N_("--game takes spider or spiderette, not {game}", game=quoted(game)))
+    head = head.format(suits=suits)
     state = seed & ((1 << 64) - 1)
     codes = []
     for _index in range(count):
         state, value = splitmix64(state)
-        codes.append(f"SP{suits}-S1C-{seed_letters(value % 26**7)}")
+        codes.append(head + seed_letters(value % 26**7))
     return codes
 
 
@@ -603,6 +613,7 @@ def run_sweep(
     random: int | None = None,
     suits: int | None = None,
     seed: int | None = None,
+    game: str | None = None,
     stdout: IO[str],
     stderr: IO[str],
 ) -> int:
@@ -611,8 +622,8 @@ def run_sweep(
     with no deal won, 130 interrupted). ``InputError`` / ``OutputError`` for what cannot be
     used, before any deal is solved (or, for output, when it cannot be written)."""
 
-    if random is None and (suits is not None or seed is not None):
-        raise InputError(N_("--suits and --seed go with --random N (random deals)"))
+    if random is None and (suits is not None or seed is not None or game is not None):
+        raise InputError(N_("--suits, --seed and --game go with --random N (random deals)"))
     if random is not None and suits is None:
         raise InputError(N_("--random needs --suits: 1, 2 or 4"))
     if not specs and random is None:
@@ -624,7 +635,7 @@ def run_sweep(
         )
     items: list[Item] = [parse_spec(spec) for spec in specs]
     if random is not None and suits is not None:
-        items += random_codes(random, suits, 0 if seed is None else seed)
+        items += random_codes(random, suits, 0 if seed is None else seed, game or "spider")
     where = parse_shard(shard) if shard is not None else (1, 1)
     if output is not None:
         check_output(output)

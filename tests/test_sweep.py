@@ -113,6 +113,31 @@ def test_random_codes_are_reproducible() -> None:
     assert len(set(first)) == 5
 
 
+def test_random_spiderette_codes_are_the_spider_draw_in_spiderette() -> None:
+    """``--game spiderette``: the same seed letters as the Spider codes of the same numbers, in
+    Spiderette codes (classic: no rule letter) that deal Spiderette with that many suits."""
+    from spidercli.codes import parse_code
+
+    spider = sweep.random_codes(6, 4, 2026)
+    spiderette = sweep.random_codes(6, 4, 2026, "spiderette")
+    assert spiderette == [c.replace("SP4-S1C-", "SD4-S1-") for c in spider]
+    assert sweep.random_codes(6, 4, 2026, "Spider") == spider  # the game's name in any case
+    for code in spiderette:
+        parsed = parse_code(code)
+        assert parsed.canonical == code and parsed.game.name == "spiderette"
+        assert parsed.suits == 4 and not parsed.permissive
+
+
+def test_a_random_spiderette_sweep(tmp_path: Path) -> None:
+    out = tmp_path / "sd.jsonl"
+    args = ["--random", "2", "--suits", "1", "--game", "spiderette", "--seed", "3", "-o", str(out)]
+    result = run("sweep", *args, "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    games = [json.loads(line)["game"] for line in out.read_text().splitlines()]
+    assert games == sweep.random_codes(2, 1, 3, "spiderette")
+    assert all(g.startswith("SD1-S1-") for g in games)
+
+
 def test_grades_are_thirds_and_ties_share_one() -> None:
     grade = sweep.grades([10, 20, 30, 40, 50, 60])
     assert [grade(n) for n in (10, 20, 30, 40, 50, 60)] == ["easy"] * 2 + ["medium"] * 2 + [
@@ -319,7 +344,15 @@ def test_a_manifest_with_no_deal_won_is_not_written(tmp_path: Path) -> None:
         ),
         (["--random", "3"], "--random needs --suits: 1, 2 or 4"),
         (["--random", "3", "--suits", "3"], "--suits takes 1, 2 or 4, not 3"),
-        (["KP4-1", "--seed", "3"], "--suits and --seed go with --random N (random deals)"),
+        (["KP4-1", "--seed", "3"], "--suits, --seed and --game go with --random N (random deals)"),
+        (
+            ["KP4-1", "--game", "spiderette"],
+            "--suits, --seed and --game go with --random N (random deals)",
+        ),
+        (
+            ["--random", "3", "--suits", "4", "--game", "klondike"],
+            "--game takes spider or spiderette, not 'klondike'",
+        ),
         (
             [],
             "no deals to sweep: name game codes, ranges (KP4-1..1000, PS4-1..32000) or "

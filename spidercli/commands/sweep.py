@@ -76,6 +76,14 @@ def sweep(
         int | None,
         typer.Option("--seed", help="The random deals' seed (default 0).", metavar="X", min=0),
     ] = None,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            help="The random deals' game: spider (default) or spiderette.",
+            metavar="GAME",
+        ),
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Solve many deals: one JSON record a deal, as each finishes.
@@ -89,6 +97,7 @@ def sweep(
       spidercli sweep KP4-1..1000 --timeout 60 -o kpat4.jsonl
       spidercli sweep PS4-1..32000 --shard 3/8 -o part3.jsonl
       spidercli sweep --random 100 --suits 2 --seed 7 --manifest cup/cup.yaml
+      spidercli sweep --random 60 --suits 4 --game spiderette --timeout 600
 
     \b
     Exit status: 0 swept; 1 --manifest and no deal won; 2 unusable input;
@@ -109,6 +118,7 @@ def sweep(
             random=random,
             suits=suits,
             seed=seed,
+            game=game,
             stdout=sys.stdout,
             stderr=sys.stderr,
         )
