@@ -520,10 +520,11 @@ def records(
 ) -> Iterator[dict[str, Any]]:
     """Each deal's record as it is made: in this process (``jobs`` 1), else in ``jobs``
     workers, each record as soon as its worker has it. The workers share the proof's budget of
-    memory (``proof.default_memory()``): each may hold a ``jobs``-th of it, so a sweep whose
-    hardest deals reach the proof at once holds no more than one ``solve`` would."""
+    memory (``proof.default_memory()``): each of the ``min(jobs, deals)`` started may hold that
+    share of it, so a sweep whose hardest deals reach the proof at once holds no more than one
+    ``solve`` would."""
     many = jobs > 1 and hasattr(os, "fork")
-    memory = default_memory() // jobs if many else None
+    memory = default_memory() // max(min(jobs, len(codes)), 1) if many else None
     tasks = ((code, timeout, max_states, memory) for code in codes)
     if not many:
         for task in tasks:

@@ -440,9 +440,10 @@ def test_a_worker_death_is_a_record_naming_it() -> None:
 
 @pytest.mark.parametrize("jobs", [1, 2, 4])
 def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each of ``jobs`` workers may hold a ``jobs``-th of the proof's budget of bytes, so a sweep
-    whose hardest deals reach the proof at once holds what one ``solve`` would; one process
-    (``--jobs 1``) has the whole budget. The budget reaches the proof search itself."""
+    """Each worker started (``jobs``, or fewer with fewer deals) may hold its share of the
+    proof's budget of bytes, so a sweep whose hardest deals reach the proof at once holds what
+    one ``solve`` would; one process (``--jobs 1``) or one deal has the whole budget. The budget
+    reaches the proof search itself."""
     from spidercli import solution
     from spidercli.proof import ProofSearch
     from spidercli.solver import Problem
@@ -471,11 +472,16 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(solution, "ProofSearch", Proof)
     unwinnable = "SD4-S1-FFJUZSM"  # every beam fails, then the proof (56,403 positions)
-    records = list(sweep.records([unwinnable], timeout=60.0, max_states=None, jobs=jobs))
-    assert [r["result"] for r in records] == ["unwinnable"]
-    want = None if jobs == 1 else (1 << 30) // jobs
-    assert [task[3] for task in given_tasks] == ([] if jobs == 1 else [want])
+    won = "SD1-S1-AAAAAAB"  # one suit: won by the first beam, no proof
+    deals = [unwinnable, won, won]  # a deal given twice is solved twice here (plan() drops it)
+    records = list(sweep.records(deals, timeout=60.0, max_states=None, jobs=jobs))
+    assert [r["result"] for r in records] == ["unwinnable", "won", "won"]
+    want = None if jobs == 1 else (1 << 30) // min(jobs, 3)  # a share of each worker started
+    assert [task[3] for task in given_tasks] == ([] if jobs == 1 else [want] * 3)
     assert budgets == [want]
+    alone = list(sweep.records([won], timeout=60.0, max_states=None, jobs=jobs))
+    assert [r["result"] for r in alone] == ["won"]
+    assert given_tasks[3:] == ([] if jobs == 1 else [(won, 60.0, None, 1 << 30)])  # one: whole
 
 
 def test_a_record_says_what_the_search_knows() -> None:
