@@ -10,6 +10,8 @@ be judged together and a KPat save that cannot be imported are all ``InputError`
 (A usable log with a refused action, where a legal game is needed, is ``replay.IllegalLogError``:
 exit status 1, as for any illegal log.)
 
+Both share ``LocatedError``, the ``path:line: message`` of an error that points into a file.
+
 ``OutputError`` is the other kind the command line reports without a traceback: output that cannot
 be written (a full disk, a read-only folder), exit status 2 as well.
 """
@@ -24,7 +26,8 @@ INPUT_ERROR_STATUS = 2  # the exit status of unusable input
 class LocatedError(ValueError):
     """An error that points at a file and a line of it: ``path`` and ``line`` (1-based), each
     None when none applies; ``str(err)`` is ``path:line: message``. The base of ``InputError``
-    and of ``replay.IllegalLogError``, which differ in their exit status; catch those."""
+    (exit status 2) and of ``replay.IllegalLogError`` (exit status 1): catch one of those, not
+    this base, which would take both."""
 
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
         super().__init__(message)

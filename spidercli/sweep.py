@@ -25,7 +25,7 @@ from spidercli.codes import CodeError, Setup, parse_code, seed_letters, splitmix
 from spidercli.errors import InputError, OutputError, unwritable
 from spidercli.files import write_atomic
 from spidercli.i18n import _, ngettext
-from spidercli.messages import N_, message_of, quoted, said
+from spidercli.messages import N_, did_you_mean, message_of, quoted, said
 from spidercli.proof import default_memory
 from spidercli.rules import RULESETS
 from spidercli.solution import solve_setup
@@ -119,16 +119,27 @@ def parse_spec(text: str) -> Item:
 RANDOM_GAMES = {"spider": "SP{suits}-S1C-", "spiderette": "SD{suits}-S1-"}
 
 
+def game_head(game: str) -> str:
+    """``--game``'s code head (its ``{suits}`` to fill); ``InputError`` for a game not known."""
+    head = RANDOM_GAMES.get(game.lower())
+    if head is None:
+        raise InputError(
+            N_(
+                "--game takes spider or spiderette, not {game}{hint}",
+                game=quoted(game),
+                hint=did_you_mean(game.lower(), RANDOM_GAMES),
+            )
+        )
+    return head
+
+
 def random_codes(count: int, suits: int, seed: int, game: str = "spider") -> list[str]:
     """``count`` codes of ``game`` (``spider`` or ``spiderette``, classic move rule) with
     ``suits`` suits, drawn by SplitMix64 from ``seed``: the same numbers give the same codes on
     every machine (a Spiderette code has the seed letters of the Spider code in its place)."""
     if suits not in (1, 2, 4):
         raise InputError(N_("--suits takes 1, 2 or 4, not {suits}", suits=suits))
-    head = RANDOM_GAMES.get(game.lower())
-    if head is None:
-        raise InputError(N_("--game takes spider or spiderette, not {game}", game=quoted(game)))
-    head = head.format(suits=suits)
+    head = game_head(game).format(suits=suits)
     state = seed & ((1 << 64) - 1)
     codes = []
     for _index in range(count):
@@ -519,10 +530,11 @@ def records(
     codes: list[str], *, timeout: float, max_states: int | None, jobs: int
 ) -> Iterator[dict[str, Any]]:
     """Each deal's record as it is made: in this process (``jobs`` 1), else in ``jobs``
-    workers, each record as soon as its worker has it. The workers share the proof's budget of
-    memory (``proof.default_memory()``): each of the ``min(jobs, deals)`` started may hold that
-    share of it, so a sweep whose hardest deals reach the proof at once holds no more than one
-    ``solve`` would."""
+    workers, each record as soon as its worker has it. The workers share the compiled proof
+    search's budget of memory (``proof.default_memory()``): each of the ``min(jobs, deals)``
+    started may hold that share of it, so a sweep whose hardest deals reach the proof at once
+    holds no more than one ``solve`` would. (The pure Python proof search ignores the budget and
+    stops at ``proof.MAX_POSITIONS``, about 1 GB, in each worker.)"""
     many = jobs > 1 and hasattr(os, "fork")
     memory = default_memory() // max(min(jobs, len(codes)), 1) if many else None
     tasks = ((code, timeout, max_states, memory) for code in codes)
@@ -627,6 +639,8 @@ def run_sweep(
         raise InputError(N_("--suits, --seed and --game go with --random N (random deals)"))
     if random is not None and suits is None:
         raise InputError(N_("--random needs --suits: 1, 2 or 4"))
+    if game is not None:
+        game_head(game)  # refused before any code is read
     if not specs and random is None:
         raise InputError(
             N_(
@@ -636,7 +650,9 @@ def run_sweep(
         )
     items: list[Item] = [parse_spec(spec) for spec in specs]
     if random is not None and suits is not None:
-        items += random_codes(random, suits, 0 if seed is None else seed, game or "spider")
+        items += random_codes(
+            random, suits, 0 if seed is None else seed, "spider" if game is None else game
+        )
     where = parse_shard(shard) if shard is not None else (1, 1)
     if output is not None:
         check_output(output)

@@ -655,6 +655,9 @@ def test_input_errors_carry_the_commands_message_file_and_line(tmp_path: Path) -
     assert spidercli.InputError.exit_status == 2 and spidercli.IllegalLogError.exit_status == 1
     assert issubclass(spidercli.InputError, ValueError)
     assert issubclass(spidercli.IllegalLogError, ValueError)
+    # one path:line message for both, but never one for the other: their exit statuses differ
+    assert not issubclass(spidercli.IllegalLogError, spidercli.InputError)
+    assert not issubclass(spidercli.InputError, spidercli.IllegalLogError)
 
 
 def test_a_ruleset_name_is_checked_as_the_command_does() -> None:

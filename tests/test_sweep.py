@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from spidercli import sweep
 from spidercli.errors import InputError
+from spidercli.solver import compiled_proof_by_default
 from spidercli.tournament import load_manifest
 from tests.processes import group_gone, interruptible, run_guarded
 
@@ -131,7 +132,7 @@ def test_random_spiderette_codes_are_the_spider_draw_in_spiderette() -> None:
 def test_a_random_spiderette_sweep(tmp_path: Path) -> None:
     out = tmp_path / "sd.jsonl"
     args = ["--random", "2", "--suits", "1", "--game", "spiderette", "--seed", "3", "-o", str(out)]
-    result = run("sweep", *args, "--jobs", "1")
+    result = run("sweep", *args, "--jobs", "1", "--max-states", "1000")  # the codes, not results
     assert result.returncode == 0, result.stderr
     games = [json.loads(line)["game"] for line in out.read_text().splitlines()]
     assert games == sweep.random_codes(2, 1, 3, "spiderette")
@@ -354,6 +355,18 @@ def test_a_manifest_with_no_deal_won_is_not_written(tmp_path: Path) -> None:
             "--game takes spider or spiderette, not 'klondike'",
         ),
         (
+            ["--random", "3", "--suits", "4", "--game", "spidrette"],
+            "--game takes spider or spiderette, not 'spidrette' (did you mean 'spiderette'?)",
+        ),
+        (
+            ["--random", "3", "--suits", "4", "--game", ""],
+            "--game takes spider or spiderette, not ''",
+        ),
+        (  # a bad game is said before the codes are read
+            ["KP4-x", "--random", "3", "--suits", "4", "--game", "x"],
+            "--game takes spider or spiderette, not 'x'",
+        ),
+        (
             [],
             "no deals to sweep: name game codes, ranges (KP4-1..1000, PS4-1..32000) or "
             "--random N --suits S",
@@ -438,7 +451,19 @@ def test_a_worker_death_is_a_record_naming_it() -> None:
     )
 
 
-@pytest.mark.parametrize("jobs", [1, 2, 4])
+@pytest.mark.skipif(
+    not compiled_proof_by_default(), reason="the budget is the compiled proof search's"
+)
+@pytest.mark.parametrize(
+    "jobs",
+    [
+        1,
+        *(
+            pytest.param(n, marks=pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork"))
+            for n in (2, 4)
+        ),
+    ],
+)
 def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each worker started (``jobs``, or fewer with fewer deals) may hold its share of the
     proof's budget of bytes, so a sweep whose hardest deals reach the proof at once holds what

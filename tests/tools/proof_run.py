@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+import sys
 import time
 
 from spidercli.codes import parse_code
@@ -148,8 +149,9 @@ def anatomy(code: str, limit: int, before_last_deal: bool) -> None:
 
 def check(code: str, limit: int) -> None:
     game = Game.from_code(parse_code(code), CLASSIC)
-    search = ProofSearch(problem_from_game(game), compiled=True)
-    assert search.compiled, "the compiled proof search was not built"
+    search = ProofSearch(problem_from_game(game), compiled=True)  # raises when not built
+    if not search.compiled:
+        sys.exit(f"{code}: the compiled proof search does not take this deal")
     cpu = time.process_time()
     outcome = search.solve()
     cpu = time.process_time() - cpu
