@@ -213,9 +213,13 @@ _NUMBERED: dict[str, _Numbered] = {
 }
 
 
+# SplitMix64's increment: its state after n steps from s is s + n * SPLITMIX64_GAMMA (mod 2^64).
+SPLITMIX64_GAMMA = 0x9E3779B97F4A7C15
+
+
 def splitmix64(state: int) -> tuple[int, int]:
     """One SplitMix64 step: ``(new_state, output)``."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    state = (state + SPLITMIX64_GAMMA) & _MASK
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -345,6 +349,7 @@ def deal_id(layout: Layout, permissive: bool) -> str:
 
 
 __all__ = [
+    "SPLITMIX64_GAMMA",
     "CodeError",
     "GameCode",
     "Layout",

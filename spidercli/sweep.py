@@ -21,7 +21,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from spidercli.codes import CodeError, Setup, parse_code, seed_letters, splitmix64
+from spidercli.codes import (
+    SPLITMIX64_GAMMA,
+    CodeError,
+    Setup,
+    parse_code,
+    seed_letters,
+    splitmix64,
+)
 from spidercli.errors import InputError, OutputError, unwritable
 from spidercli.files import write_atomic
 from spidercli.i18n import _, ngettext
@@ -73,7 +80,28 @@ class Span:
         return f"{self.prefix}{self.suits}-{self.first + i}"
 
 
-Item = str | Span  # a canonical game code, or a span of them
+@dataclass(frozen=True)
+class Draw:
+    """``--random``'s deals: ``count`` codes ``head`` + seven letters, the letters of the
+    ``i``-th drawn by the ``i + 1``-th SplitMix64 step from ``seed``. Each code is made when it is
+    wanted (SplitMix64's state after n steps is known at once), so a shard of a huge draw costs
+    only its own deals."""
+
+    head: str  # the code up to its letters, such as SP4-S1C-
+    seed: int
+    count: int
+
+    def __len__(self) -> int:
+        return self.count
+
+    def code(self, i: int) -> str:
+        """The code of the ``i``-th deal drawn (from 0)."""
+        _state, value = splitmix64((self.seed + i * SPLITMIX64_GAMMA) & _MASK64)
+        return self.head + seed_letters(value % 26**7)
+
+
+_MASK64 = (1 << 64) - 1
+Item = str | Span | Draw  # a canonical game code, a span of numbered deals, or a random draw
 
 
 def parse_spec(text: str) -> Item:
@@ -133,19 +161,19 @@ def game_head(game: str) -> str:
     return head
 
 
-def random_codes(count: int, suits: int, seed: int, game: str = "spider") -> list[str]:
+def random_draw(count: int, suits: int, seed: int, game: str = "spider") -> Draw:
     """``count`` codes of ``game`` (``spider`` or ``spiderette``, classic move rule) with
     ``suits`` suits, drawn by SplitMix64 from ``seed``: the same numbers give the same codes on
     every machine (a Spiderette code has the seed letters of the Spider code in its place)."""
     if suits not in (1, 2, 4):
         raise InputError(N_("--suits takes 1, 2 or 4, not {suits}", suits=suits))
-    head = game_head(game).format(suits=suits)
-    state = seed & ((1 << 64) - 1)
-    codes = []
-    for _index in range(count):
-        state, value = splitmix64(state)
-        codes.append(head + seed_letters(value % 26**7))
-    return codes
+    return Draw(game_head(game).format(suits=suits), seed & _MASK64, count)
+
+
+def random_codes(count: int, suits: int, seed: int, game: str = "spider") -> list[str]:
+    """``random_draw``'s codes, all of them."""
+    draw = random_draw(count, suits, seed, game)
+    return [draw.code(i) for i in range(count)]
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -499,17 +527,18 @@ def plan(
     output: str | None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> Plan:
-    """The sweep's deals, and those the output file does not have yet."""
-    codes: list[str] = []
-    for code in shard_codes(items, shard):
-        if len(codes) >= MAX_DEALS:
-            raise InputError(
-                N_(
-                    "a sweep takes at most {limit:,} deals; spread it over shards (--shard K/N)",
-                    limit=MAX_DEALS,
-                )
+    """The sweep's deals, and those the output file does not have yet. More than ``MAX_DEALS``
+    in the shard are refused before any is made."""
+    k, n = shard
+    total = sum(1 if isinstance(item, str) else len(item) for item in items)
+    if (total - k) // n + 1 > MAX_DEALS:  # the shard's deals: indices k - 1, k - 1 + n, ...
+        raise InputError(
+            N_(
+                "a sweep takes at most {limit:,} deals; spread it over shards (--shard K/N)",
+                limit=MAX_DEALS,
             )
-        codes.append(code)
+        )
+    codes = list(shard_codes(items, shard))
     tally = Tally()
     note = None
     if output is not None:
@@ -650,9 +679,8 @@ def run_sweep(
         )
     items: list[Item] = [parse_spec(spec) for spec in specs]
     if random is not None and suits is not None:
-        items += random_codes(
-            random, suits, 0 if seed is None else seed, "spider" if game is None else game
-        )
+        game = "spider" if game is None else game
+        items.append(random_draw(random, suits, 0 if seed is None else seed, game))
     where = parse_shard(shard) if shard is not None else (1, 1)
     if output is not None:
         check_output(output)
@@ -712,6 +740,7 @@ __all__ = [
     "FIELDS",
     "GRADES",
     "RESULTS",
+    "Draw",
     "Known",
     "Plan",
     "Sink",
@@ -724,6 +753,7 @@ __all__ = [
     "parse_spec",
     "plan",
     "random_codes",
+    "random_draw",
     "read_records",
     "record_of",
     "records",

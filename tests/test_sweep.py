@@ -114,6 +114,57 @@ def test_random_codes_are_reproducible() -> None:
     assert len(set(first)) == 5
 
 
+def test_a_draw_makes_each_code_when_it_is_wanted() -> None:
+    """``--random``'s deals are a ``Draw``: its i-th code is the i-th of the whole draw, a
+    shard takes its own codes from it, and a draw of a trillion deals costs nothing until they
+    are taken."""
+    draw = sweep.random_draw(10**12, 4, 7)
+    assert len(draw) == 10**12
+    assert [draw.code(i) for i in range(40)] == sweep.random_codes(40, 4, 7)
+    shard = sweep.shard_codes([draw], (2, 5))
+    assert [next(shard) for _ in range(3)] == [draw.code(1), draw.code(6), draw.code(11)]
+    last = sweep.shard_codes(["SP1-S1C-AAAAAAB", draw], (1, 10**11))
+    assert [next(last) for _ in range(2)] == ["SP1-S1C-AAAAAAB", draw.code(10**11 - 1)]
+
+
+def test_a_huge_random_sweep_is_refused_at_once() -> None:
+    result = run("sweep", "--random", str(10**15), "--suits", "4")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "spidercli: error: a sweep takes at most 10,000,000 deals; spread it over shards "
+        "(--shard K/N)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("count", "shard", "allowed"),
+    [
+        (10, (1, 1), True),
+        (11, (1, 1), False),
+        (20, (1, 2), True),
+        (21, (1, 2), False),
+        (21, (2, 2), True),
+        (9, (1, 1), True),
+        (0, (3, 4), True),
+    ],
+)
+def test_the_deal_limit_counts_the_shards_deals(
+    count: int, shard: tuple[int, int], allowed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At most ``MAX_DEALS`` deals in the shard (here 10), counted before any code is made: a
+    plain code and a draw of ``count - 1`` deals."""
+    monkeypatch.setattr(sweep, "MAX_DEALS", 10)
+    items: list[sweep.Item] = ["SP1-S1C-AAAAAAB"] if count else []
+    items += [sweep.random_draw(count - 1, 1, 0)] if count > 1 else []
+    if allowed:
+        planned = sweep.plan(items, shard, None)
+        assert planned.codes == list(sweep.shard_codes(items, shard))
+        assert len(planned.codes) == len(range(shard[0] - 1, count, shard[1]))
+    else:
+        with pytest.raises(InputError, match="a sweep takes at most 10 deals"):
+            sweep.plan(items, shard, None)
+
+
 def test_random_spiderette_codes_are_the_spider_draw_in_spiderette() -> None:
     """``--game spiderette``: the same seed letters as the Spider codes of the same numbers, in
     Spiderette codes (classic: no rule letter) that deal Spiderette with that many suits."""
