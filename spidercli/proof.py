@@ -39,7 +39,6 @@ from spidercli.solver import (
     Step,
     _Budget,
     _fits,
-    _Stop,
     compiled_proof_by_default,
 )
 
@@ -133,7 +132,7 @@ class ProofSearch(Search):
             self,
         )
         if line is None and not exhaustive:
-            raise _Stop  # its memory spent
+            raise budget.stop("memory")  # its memory spent
         return line, exhaustive
 
     def _run_python(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
@@ -165,7 +164,7 @@ class ProofSearch(Search):
             if key in seen:
                 continue
             if len(seen) >= MAX_POSITIONS:
-                raise _Stop
+                raise budget.stop("memory")
             tick()
             seen.add(key)
             self.positions = len(seen)

@@ -148,6 +148,7 @@ class Progress:
     best_deals: int = 0
     phase: str = "pruned"
     first_win: int | None = None  # the states searched when the first win was met
+    stop: str | None = None  # the budget that stopped a search: "time", "states" or "memory"
 
     @property
     def rate(self) -> float:
@@ -264,7 +265,7 @@ class _Budget:
         if not more:
             return 0
         if pr.states >= self.limit:
-            raise _Stop
+            raise self.stop("states")
         self._clock()
         left = self.limit - pr.states
         return 256 if left > 256 else int(left)
@@ -275,7 +276,7 @@ class _Budget:
         checked every 256 positions, when the deadline has passed."""
         pr = self.progress
         if pr.states >= self.limit:
-            raise _Stop
+            raise self.stop("states")
         pr.states += 1
         if pr.states & 255 == 0:
             self._clock()
@@ -286,10 +287,16 @@ class _Budget:
         now = time.monotonic()
         pr.seconds = now - self.start
         if self.deadline is not None and now >= self.deadline:
-            raise _Stop
+            raise self.stop("time")
         if self.report is not None and now >= self.next_report:
             self.next_report = now + self.report_every
             self.report(pr)
+
+    def stop(self, budget: str) -> _Stop:
+        """The ``_Stop`` to raise when ``budget`` ("time", "states" or "memory") is spent, said
+        in the progress (``Progress.stop``)."""
+        self.progress.stop = budget
+        return _Stop()
 
 
 class Search:
@@ -511,7 +518,7 @@ class Solver(Search):
             node = nodes[idx]
             tick()
             if len(nodes) > MAX_NODES:
-                raise _Stop
+                raise budget.stop("memory")
             g = depth[idx] + 1
             for step in moves(node, complete):
                 child = after_deal(node) if step is None else after_move(node, *step)

@@ -38,7 +38,9 @@ class Solution:
     fewer moves), ``states`` (positions searched), ``seconds`` (the search's time), and
     ``log_text`` (the winning log, as ``solve -o`` writes it; None unless won). ``score`` is the
     winning log's score (None unless won): the closing line says it; the record leaves it to
-    the log."""
+    the log. ``stopped_by`` says which budget ended a search that gave up: ``"time"``,
+    ``"states"`` or ``"memory"`` (None unless gave-up; not in the record, whose keys are
+    fixed)."""
 
     game: str | None
     deal_id: str
@@ -50,6 +52,7 @@ class Solution:
     seconds: float
     log_text: str | None
     score: int | None = None
+    stopped_by: str | None = None
 
     def to_json(self) -> dict[str, object]:
         """``solve --json``'s record (``log_text`` as ``log``, the seconds to the millisecond)."""
@@ -98,6 +101,7 @@ def solve_game(
         seconds=p.seconds,
         log_text=win_log(setup, rules, solved) if won else None,
         score=solved.game.score if won else None,
+        stopped_by=None if won or solved.exhaustive else p.stop,
     )
 
 
@@ -123,6 +127,11 @@ def no_win_message(setup: Setup, solution: Solution) -> str:
         return _("{deal} cannot be won: every line of play was searched ({searched})").format(
             deal=said(setup.name), searched=searched(solution)
         )
+    if solution.stopped_by == "memory":
+        return _(
+            "no win found for {deal} before the search's memory was spent ({searched}): the "
+            "search gave up, which proves nothing, and a longer --timeout would not help"
+        ).format(deal=said(setup.name), searched=searched(solution))
     return _(
         "no win found for {deal} within the budget ({searched}); the search gave up, which "
         "proves nothing"

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from spidercli import proof
 from spidercli.actions import Deal, Move
 from spidercli.cards import parse_card
 from spidercli.codes import parse_code
@@ -129,6 +130,18 @@ def test_a_budget_ends_a_proof_without_claiming_one() -> None:
     entry = max(CORPUS, key=lambda e: e["positions"])
     outcome = ProofSearch(problem_from_game(_game(entry))).solve(max_states=100)
     assert not outcome.exhaustive and outcome.progress.states == 100
+    assert outcome.progress.stop == "states"
+
+
+def test_the_python_search_gives_up_past_its_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure Python search's limit of positions (``MAX_POSITIONS``, its memory): gave up, the
+    budget spent said to be memory."""
+    monkeypatch.setattr(proof, "MAX_POSITIONS", 10)
+    entry = max(CORPUS, key=lambda e: e["positions"])
+    search = ProofSearch(problem_from_game(_game(entry)), compiled=False)
+    outcome = search.solve()
+    assert not outcome.exhaustive and outcome.steps is None
+    assert (outcome.progress.stop, search.positions) == ("memory", 10)
 
 
 def test_search_proves_after_the_beams_fail() -> None:

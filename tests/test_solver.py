@@ -107,8 +107,10 @@ def test_a_budget_gives_up_without_claiming_a_proof(beam_path: str) -> None:
     game = Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC)
     outcome = search(problem_from_game(game), timeout=None, max_states=300)
     assert outcome.steps is None and not outcome.exhaustive
-    assert outcome.progress.phase == "gave up"
+    assert outcome.progress.phase == "gave up" and outcome.progress.stop == "states"
     assert outcome.progress.states == 300  # exactly the budget, not the next multiple of 256
+    timed = search(problem_from_game(game), timeout=1e-9)
+    assert timed.steps is None and not timed.exhaustive and timed.progress.stop == "time"
 
 
 @pytest.mark.parametrize("limit", [1, 100, 255, 257])
@@ -330,11 +332,35 @@ def test_solve_bad_input(args: list[str], words: str) -> None:
     assert words in result.stderr and "Traceback" not in result.stderr
 
 
+def test_solve_says_when_the_proofs_memory_ended_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The proof search's memory spent: a longer --timeout would not help, and ``solve`` says
+    so (the API's ``Solution.stopped_by`` is ``"memory"``); the record is the usual gave-up."""
+    import spidercli
+    from spidercli import proof
+
+    monkeypatch.setattr(proof, "default_memory", lambda: 1)  # the compiled search: 40 KB at once
+    monkeypatch.setattr(proof, "MAX_POSITIONS", 1)  # the pure Python search: one position
+    result = run("solve", "SD4-S1-FFJUZSM")  # every beam fails: the proof decides
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.splitlines()[-1].startswith(
+        "spidercli: no win found for SD4-S1-FFJUZSM before the search's memory was spent ("
+    )
+    assert result.stderr.endswith(
+        "): the search gave up, which proves nothing, and a longer --timeout would not help\n"
+    )
+    solution = spidercli.solve("SD4-S1-FFJUZSM")
+    assert (solution.result, solution.stopped_by) == ("gave-up", "memory")
+    record = solution.to_json()
+    assert "stopped_by" not in record and record["result"] == "gave-up"
+    counted = spidercli.solve("SD4-S1-FFJUZSM", max_states=1000)
+    assert (counted.result, counted.stopped_by) == ("gave-up", "states")
+
+
 def test_solve_gives_up_with_status_1() -> None:
     result = run("solve", "SP4-S1C-AAAAAAB", "--max-states", "100")
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert "gave up, which proves nothing" in result.stderr
+    assert "within the budget" in result.stderr and "gave up, which proves nothing" in result.stderr
     assert "(100 states in " in result.stderr  # within the limit (it said 256)
     record = json.loads(run("solve", "SP4-S1C-AAAAAAB", "--max-states", "100", "--json").stdout)
     assert (record["result"], record["states"], record["moves"], record["log"]) == (
