@@ -100,7 +100,8 @@ def search(
     proof = ProofSearch(problem, memory=memory).solve(
         max_states=rest, deadline=deadline, report=report
     )
-    proof.progress.states += spent
+    proof.progress.states += spent  # the beams' positions and time, then the proof's
+    proof.progress.seconds += outcome.progress.seconds
     return proof
 
 

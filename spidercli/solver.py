@@ -148,7 +148,7 @@ class Progress:
     best_deals: int = 0
     phase: str = "pruned"
     first_win: int | None = None  # the states searched when the first win was met
-    stop: str | None = None  # the budget that stopped a search: "time", "states" or "memory"
+    stop: str | None = None  # the budget that made a search give up: "time", "states", "memory"
 
     @property
     def rate(self) -> float:
@@ -780,7 +780,7 @@ class BeamSolver(Search):
                 if shorter is not None:
                     best = shorter
         except _Stop:
-            pass
+            budget.progress.stop = None  # the search won: a budget that ends polishing stops none
         return best, False
 
     def polish_widths(self) -> tuple[int, ...]:

@@ -72,7 +72,9 @@ class Span:
     first: int
     last: int
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
+        """The deals in the span (``len`` cannot say more than ``sys.maxsize``)."""
         return self.last - self.first + 1
 
     def code(self, i: int) -> str:
@@ -91,7 +93,9 @@ class Draw:
     seed: int
     count: int
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
+        """The deals drawn (``len`` cannot say more than ``sys.maxsize``: ``--random`` can)."""
         return self.count
 
     def code(self, i: int) -> str:
@@ -167,7 +171,7 @@ def random_draw(count: int, suits: int, seed: int, game: str = "spider") -> Draw
     every machine (a Spiderette code has the seed letters of the Spider code in its place)."""
     if suits not in (1, 2, 4):
         raise InputError(N_("--suits takes 1, 2 or 4, not {suits}", suits=suits))
-    return Draw(game_head(game).format(suits=suits), seed & _MASK64, count)
+    return Draw(game_head(game).format(suits=suits), seed & _MASK64, max(count, 0))
 
 
 def random_codes(count: int, suits: int, seed: int, game: str = "spider") -> list[str]:
@@ -197,7 +201,7 @@ def shard_codes(items: Iterable[Item], shard: tuple[int, int] = (1, 1)) -> Itera
     k, n = shard
     base = 0  # the index of the item's first deal in the whole list
     for item in items:
-        size = 1 if isinstance(item, str) else len(item)
+        size = 1 if isinstance(item, str) else item.size
         start = (k - 1 - base) % n  # the first index of the item that falls to this shard
         if isinstance(item, str):
             if start == 0:
@@ -530,7 +534,7 @@ def plan(
     """The sweep's deals, and those the output file does not have yet. More than ``MAX_DEALS``
     in the shard are refused before any is made."""
     k, n = shard
-    total = sum(1 if isinstance(item, str) else len(item) for item in items)
+    total = sum(1 if isinstance(item, str) else item.size for item in items)
     if (total - k) // n + 1 > MAX_DEALS:  # the shard's deals: indices k - 1, k - 1 + n, ...
         raise InputError(
             N_(

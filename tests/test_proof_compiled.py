@@ -38,12 +38,12 @@ needs_compiled = pytest.mark.skipif(
     not compiled_proof_available(), reason="the compiled proof search was not built"
 )
 
-Result = tuple[object, bool, int, int, int, int, str]
+Result = tuple[object, bool, int, int, int, int, str, str | None]
 
 
 def _search(problem: Problem, compiled: bool, max_states: int | None = None) -> Result:
     """One search: its line, whether it is a proof, the states counted, the positions met, the
-    best runs and deals, and its phase at the end."""
+    best runs and deals, its phase at the end and the budget that made it give up."""
     search = ProofSearch(problem, compiled=compiled)
     assert search.compiled == compiled
     outcome = search.solve(max_states=max_states)
@@ -56,6 +56,7 @@ def _search(problem: Problem, compiled: bool, max_states: int | None = None) -> 
         pr.best_runs,
         pr.best_deals,
         pr.phase,
+        pr.stop,
     )
 
 

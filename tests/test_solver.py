@@ -27,7 +27,6 @@ from spidercli.solver import (
     Solver,
     Step,
     _Budget,
-    _Stop,
     compiled_available,
     problem_from_game,
     shorten,
@@ -131,7 +130,7 @@ class _PolishOnce(BeamSolver):
 
     def _beam(self, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
         if self.stop_polishing and width == 12:
-            raise _Stop
+            raise budget.stop("time")  # as the deadline would
         return super()._beam(width, cap, budget)
 
 
@@ -150,6 +149,7 @@ def test_polishing_never_lengthens_and_keeps_the_line_when_the_budget_ends(beam_
     cut_short.stop_polishing = True
     outcome = cut_short.solve()
     assert outcome.steps == first and outcome.progress.phase != "gave up"
+    assert outcome.progress.stop is None  # a win: the budget that ended polishing stopped nothing
     for steps in (first, polished):
         game = Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC)
         actions_for(game, steps)
@@ -354,6 +354,13 @@ def test_solve_says_when_the_proofs_memory_ended_it(monkeypatch: pytest.MonkeyPa
     assert "stopped_by" not in record and record["result"] == "gave-up"
     counted = spidercli.solve("SD4-S1-FFJUZSM", max_states=1000)
     assert (counted.result, counted.stopped_by) == ("gave-up", "states")
+    monkeypatch.undo()
+    proven = spidercli.solve("SD4-S1-FFJUZSM")
+    won = spidercli.solve("SD1-S1-AAAAAAC", max_states=1_000_000)  # polishing may end at it
+    assert [(s.result, s.stopped_by) for s in (proven, won)] == [
+        ("unwinnable", None),
+        ("won", None),
+    ]
 
 
 def test_solve_gives_up_with_status_1() -> None:

@@ -119,21 +119,43 @@ def test_a_draw_makes_each_code_when_it_is_wanted() -> None:
     shard takes its own codes from it, and a draw of a trillion deals costs nothing until they
     are taken."""
     draw = sweep.random_draw(10**12, 4, 7)
-    assert len(draw) == 10**12
+    assert draw.size == 10**12
     assert [draw.code(i) for i in range(40)] == sweep.random_codes(40, 4, 7)
+    # the codes the draw made when it was a plain list (SplitMix64 stepped one by one): pinned
+    assert [draw.code(i) for i in range(3)] == [
+        "SP4-S1C-WDDMQGL",
+        "SP4-S1C-BLDNTFW",
+        "SP4-S1C-WYLCHYW",
+    ]
+    big_seed = sweep.random_codes(2, 1, 2**64 + 5)  # a seed is taken modulo 2^64
+    assert big_seed == ["SP1-S1C-HKUOEIK", "SP1-S1C-BOIJHZK"] == sweep.random_codes(2, 1, 5)
+    assert sweep.random_codes(-1, 4, 0) == []
     shard = sweep.shard_codes([draw], (2, 5))
     assert [next(shard) for _ in range(3)] == [draw.code(1), draw.code(6), draw.code(11)]
     last = sweep.shard_codes(["SP1-S1C-AAAAAAB", draw], (1, 10**11))
     assert [next(last) for _ in range(2)] == ["SP1-S1C-AAAAAAB", draw.code(10**11 - 1)]
 
 
-def test_a_huge_random_sweep_is_refused_at_once() -> None:
-    result = run("sweep", "--random", str(10**15), "--suits", "4")
+@pytest.mark.parametrize("spec", [["--random", str(10**15)], ["--random", str(10**20)]])
+def test_a_huge_random_sweep_is_refused_at_once(spec: list[str]) -> None:
+    """Past the limit, and past what ``len`` can count (2^63): one line, exit 2."""
+    result = run("sweep", *spec, "--suits", "4")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         "spidercli: error: a sweep takes at most 10,000,000 deals; spread it over shards "
         "(--shard K/N)"
     ]
+
+
+def test_a_shard_of_a_draw_past_two_to_the_63() -> None:
+    """``--random 10**20 --shard K/10**18``: a hundred deals, the shard's own; and a range as
+    long (PySol numbers go to 10^20) is the same."""
+    draw = sweep.random_draw(10**20, 4, 3)
+    planned = sweep.plan([draw], (5, 10**18), None)
+    assert planned.codes == [draw.code(4 + i * 10**18) for i in range(100)]
+    span = sweep.Span("PS", 4, 1, 10**20 - 1)
+    codes = sweep.plan([span], (1, 10**18), None).codes
+    assert codes[:2] == ["PS4-1", f"PS4-{10**18 + 1}"] and len(codes) == 100
 
 
 @pytest.mark.parametrize(
@@ -144,8 +166,10 @@ def test_a_huge_random_sweep_is_refused_at_once() -> None:
         (20, (1, 2), True),
         (21, (1, 2), False),
         (21, (2, 2), True),
+        (22, (2, 2), False),
         (9, (1, 1), True),
         (0, (3, 4), True),
+        (1, (3, 4), True),
     ],
 )
 def test_the_deal_limit_counts_the_shards_deals(
