@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spidercli.actions import Action, Deal, Flip, Move
 from spidercli.bounds import lower_bound
@@ -79,6 +79,14 @@ def actions_for(game: Game, steps: list[Step]) -> list[Action]:
     return out
 
 
+def _counting_on(
+    report: Callable[[Progress], None], states: int, seconds: float
+) -> Callable[[Progress], None]:
+    """``report`` for a search that follows others: its figures counted on from theirs (the
+    live line never goes back to 0 when the proof starts)."""
+    return lambda pr: report(replace(pr, states=pr.states + states, seconds=pr.seconds + seconds))
+
+
 def search(
     problem: Problem,
     *,
@@ -95,13 +103,14 @@ def search(
     outcome = BeamSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
     if outcome.steps is not None or outcome.progress.phase == "gave up":
         return outcome
-    spent = outcome.progress.states
+    spent, took = outcome.progress.states, outcome.progress.seconds
     rest = None if max_states is None else max(max_states - spent, 0)
+    live = None if report is None else _counting_on(report, spent, took)
     proof = ProofSearch(problem, memory=memory).solve(
-        max_states=rest, deadline=deadline, report=report
+        max_states=rest, deadline=deadline, report=live
     )
     proof.progress.states += spent  # the beams' positions and time, then the proof's
-    proof.progress.seconds += outcome.progress.seconds
+    proof.progress.seconds += took
     return proof
 
 

@@ -21,7 +21,7 @@ from spidercli.engine import Game
 from spidercli.proof import ProofSearch, position_key
 from spidercli.rules import CLASSIC
 from spidercli.solution import search
-from spidercli.solver import Position, problem_from_game
+from spidercli.solver import BeamSolver, Position, problem_from_game
 from tests.helpers import run
 from tests.plainsearch import plain_search, small_game
 from tests.tools.unwinnable_corpus import draw
@@ -154,6 +154,25 @@ def test_search_proves_after_the_beams_fail() -> None:
     assert outcome.progress.states > entry["positions"]
     cut = search(problem, timeout=60, max_states=entry["positions"])
     assert not cut.exhaustive and cut.progress.phase == "gave up"
+
+
+def test_the_live_figures_count_on_when_the_proof_starts() -> None:
+    """``report`` (the live line) is called with the states and seconds so far: when the proof
+    follows the beams, its figures count on from theirs, never back to 0, and end at the
+    outcome's."""
+    problem = problem_from_game(Game.from_code(parse_code("SD4-S1-MVLDKUL"), CLASSIC))
+    beams = BeamSolver(problem).solve()  # every beam fails: their states, then the proof's
+    assert beams.steps is None and not beams.exhaustive and beams.progress.phase != "gave up"
+    seen: list[tuple[int, float, str]] = []
+    outcome = search(
+        problem, timeout=60, report=lambda pr: seen.append((pr.states, pr.seconds, pr.phase))
+    )
+    assert outcome.exhaustive  # 437,503 positions of proof: about a second, reports every 0.25
+    proof = [(n, t) for n, t, phase in seen if phase == "proof"]
+    assert proof and proof[0][0] > beams.progress.states
+    assert [n for n, _, _ in seen] == sorted(n for n, _, _ in seen)
+    assert [t for _, t, _ in seen] == sorted(t for _, t, _ in seen)
+    assert proof[-1][0] <= outcome.progress.states
 
 
 def test_solve_says_unwinnable_for_a_blocked_deal() -> None:
