@@ -213,17 +213,22 @@ _NUMBERED: dict[str, _Numbered] = {
 }
 
 
-# SplitMix64's increment: its state after n steps from s is s + n * SPLITMIX64_GAMMA (mod 2^64).
-SPLITMIX64_GAMMA = 0x9E3779B97F4A7C15
+_GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment of its state, each step
 
 
 def splitmix64(state: int) -> tuple[int, int]:
     """One SplitMix64 step: ``(new_state, output)``."""
-    state = (state + SPLITMIX64_GAMMA) & _MASK
+    state = (state + _GAMMA) & _MASK
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return state, z ^ (z >> 31)
+
+
+def splitmix64_output(seed: int, n: int) -> int:
+    """The output of the ``n``-th SplitMix64 step (from 1) from ``seed``, at once: the state
+    after ``n - 1`` steps is ``seed`` plus ``n - 1`` increments (mod 2^64), so none is run."""
+    return splitmix64((seed + (n - 1) * _GAMMA) & _MASK)[1]
 
 
 def ordered_deck(game: GameKind, suits: int) -> list[int]:
@@ -349,7 +354,6 @@ def deal_id(layout: Layout, permissive: bool) -> str:
 
 
 __all__ = [
-    "SPLITMIX64_GAMMA",
     "CodeError",
     "GameCode",
     "Layout",
@@ -361,4 +365,5 @@ __all__ = [
     "parse_code",
     "shuffled_deck",
     "splitmix64",
+    "splitmix64_output",
 ]

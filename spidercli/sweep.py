@@ -21,14 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from spidercli.codes import (
-    SPLITMIX64_GAMMA,
-    CodeError,
-    Setup,
-    parse_code,
-    seed_letters,
-    splitmix64,
-)
+from spidercli.codes import CodeError, Setup, parse_code, seed_letters, splitmix64_output
 from spidercli.errors import InputError, OutputError, unwritable
 from spidercli.files import write_atomic
 from spidercli.i18n import _, ngettext
@@ -100,11 +93,9 @@ class Draw:
 
     def code(self, i: int) -> str:
         """The code of the ``i``-th deal drawn (from 0)."""
-        _state, value = splitmix64((self.seed + i * SPLITMIX64_GAMMA) & _MASK64)
-        return self.head + seed_letters(value % 26**7)
+        return self.head + seed_letters(splitmix64_output(self.seed, i + 1) % 26**7)
 
 
-_MASK64 = (1 << 64) - 1
 Item = str | Span | Draw  # a canonical game code, a span of numbered deals, or a random draw
 
 
@@ -171,7 +162,7 @@ def random_draw(count: int, suits: int, seed: int, game: str = "spider") -> Draw
     every machine (a Spiderette code has the seed letters of the Spider code in its place)."""
     if suits not in (1, 2, 4):
         raise InputError(N_("--suits takes 1, 2 or 4, not {suits}", suits=suits))
-    return Draw(game_head(game).format(suits=suits), seed & _MASK64, max(count, 0))
+    return Draw(game_head(game).format(suits=suits), seed, max(count, 0))
 
 
 def random_codes(count: int, suits: int, seed: int, game: str = "spider") -> list[str]:

@@ -3,7 +3,14 @@ from __future__ import annotations
 import pytest
 
 from spidercli.cards import card_str, cards_str, parse_card
-from spidercli.codes import CodeError, deal_layout, parse_code, shuffled_deck, splitmix64
+from spidercli.codes import (
+    CodeError,
+    deal_layout,
+    parse_code,
+    shuffled_deck,
+    splitmix64,
+    splitmix64_output,
+)
 from spidercli.rules import SPIDER, SPIDERETTE
 
 VECTORS = {
@@ -36,6 +43,17 @@ VECTORS = {
 
 def test_splitmix_check_value() -> None:
     assert splitmix64(0)[1] == 0xE220A8397B1DCDAF
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**63 + 1, 2**64 - 1, 2**64 + 5, 3**90])
+def test_the_nth_splitmix_output_is_that_of_n_steps(seed: int) -> None:
+    """``splitmix64_output(seed, n)`` at once is what ``n`` steps from the seed (modulo 2^64)
+    give last."""
+    state, outputs = seed & (2**64 - 1), []
+    for _ in range(50):
+        state, value = splitmix64(state)
+        outputs.append(value)
+    assert [splitmix64_output(seed, n) for n in range(1, 51)] == outputs
 
 
 @pytest.mark.parametrize("code", sorted(VECTORS))
