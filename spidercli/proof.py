@@ -23,17 +23,24 @@ as fast, and gives up before it would hold more than ``default_memory()`` bytes 
 quarter of the machine's memory when that is less); and the pure
 Python one here (``_run_python``), about 1 KB a position, which gives up past ``MAX_POSITIONS``
 (about 1 GB). docs/solver.md, "Proofs", has the figures.
+
+Before searching, it asks ``lock.lock`` whether the start is locked (no run can ever be removed
+from it, whatever is played): then it ends at once, unwinnable, having met one position.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from spidercli import solver
+from spidercli.lock import Lock, lock
 from spidercli.solver import (
+    Outcome,
     Position,
     Problem,
+    Progress,
     Search,
     Solver,
     Step,
@@ -90,13 +97,22 @@ class ProofSearch(Search):
     (``spidercli/_proof.c``) or in pure Python (``_run_python``), the same search."""
 
     def __init__(
-        self, problem: Problem, *, compiled: bool | None = None, memory: int | None = None
+        self,
+        problem: Problem,
+        *,
+        compiled: bool | None = None,
+        memory: int | None = None,
+        locks: bool = True,
     ) -> None:
         """``compiled``: search compiled (True; an error when it was not built), in Python
         (False), or by default (None: see ``solver.compiled_proof_by_default``); a problem the
         compiled search does not take (``compiled_fits``) is searched in Python. ``memory``: the
-        compiled search's budget of bytes (default ``default_memory()``)."""
+        compiled search's budget of bytes (default ``default_memory()``). ``locks``: first ask
+        ``lock.lock`` whether the start is locked (then no run can ever be removed: the search
+        ends there, unwinnable, one position met, ``lock`` set); False searches it anyway."""
         super().__init__(problem)
+        self.locks = locks
+        self.lock: Lock | None = None  # what proved the start locked, when it is
         self._moves = Solver(problem).moves
         self.positions = 0  # the positions met (each equivalence class once)
         # The compiled search's last word on its path's length, the deals done where it stands,
@@ -114,7 +130,30 @@ class ProofSearch(Search):
         for step in self._moves(node, True):
             yield step, (self.after_deal(node) if step is None else self.after_move(node, *step))
 
+    def solve(
+        self,
+        *,
+        max_states: int | None = None,
+        deadline: float | None = None,
+        report: Callable[[Progress], None] | None = None,
+        report_every: float = 0.25,
+    ) -> Outcome:
+        outcome = super().solve(
+            max_states=max_states, deadline=deadline, report=report, report_every=report_every
+        )
+        if self.lock is not None:
+            return replace(outcome, locked=self.lock.ranks)
+        return outcome
+
     def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
+        root = self.p.start
+        if self.locks and root.runs < self.p.runs_to_win:
+            self.lock = lock(self.p)
+            if self.lock is not None:  # no run can ever be removed: nothing to search
+                budget.progress.phase = "proof"
+                self.positions = 1
+                budget.tick()  # the start, met
+                return None, True
         if self.compiled:
             return self._run_compiled(budget)
         return self._run_python(budget)

@@ -16,6 +16,7 @@ from spidercli.actions import Action, Deal, Flip, Move
 from spidercli.bounds import lower_bound
 from spidercli.codes import Setup
 from spidercli.engine import Game
+from spidercli.lock import lock
 from spidercli.messages import N_, Nn_
 from spidercli.proof import ProofSearch
 from spidercli.rules import Ruleset
@@ -97,13 +98,16 @@ def search(
 ) -> Outcome:
     """Search for a win from ``problem``'s position: beams of growing width first, then (when
     they fail without running out of budget) the whole space of play (``proof.ProofSearch``),
-    which finds a win or proves the position unwinnable. ``memory``: the proof's budget of
-    bytes (None: ``proof.default_memory()``)."""
+    which finds a win or proves the position unwinnable. A locked position (``lock.lock``: no
+    run can ever be removed) goes to the proof at once, which ends there. ``memory``: the
+    proof's budget of bytes (None: ``proof.default_memory()``)."""
     deadline = None if timeout is None else time.monotonic() + timeout
-    outcome = BeamSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
-    if outcome.steps is not None or outcome.progress.phase == "gave up":
-        return outcome
-    spent, took = outcome.progress.states, outcome.progress.seconds
+    spent, took = 0, 0.0
+    if lock(problem) is None:  # a millisecond; a beam would only wander
+        outcome = BeamSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
+        if outcome.steps is not None or outcome.progress.phase == "gave up":
+            return outcome
+        spent, took = outcome.progress.states, outcome.progress.seconds
     rest = None if max_states is None else max(max_states - spent, 0)
     live = None if report is None else _counting_on(report, spent, took)
     proof = ProofSearch(problem, memory=memory).solve(
@@ -218,6 +222,8 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
             )
         )
         return Hint(_as_move(game, s, t, k), reasons, wins_in)
+    if outcome.locked is not None:
+        return Hint(None, [N_("no win exists from here: no run can ever be removed")])
     if outcome.exhaustive:
         return Hint(None, [N_("no win exists from here: every line of play was searched")])
     # No win found: the move that leads to the best position by the solver's measure.

@@ -158,11 +158,15 @@ class Progress:
 @dataclass(frozen=True)
 class Outcome:
     """``steps`` is the winning line (None when none was found); ``exhaustive`` says the whole
-    space of legal play was searched, so no win exists."""
+    space of legal play was searched (or a lock proved that no run can ever be removed: then
+    ``locked`` is set), so no win exists."""
 
     steps: list[Step] | None
     exhaustive: bool
     progress: Progress
+    # A lock proved it (``lock.lock``, no search): the ranks of which no card can ever be face
+    # up (maybe none); None when the search did.
+    locked: tuple[int, ...] | None = None
 
 
 class Problem:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from spidercli.cards import RANKS
 from spidercli.codes import Setup
 from spidercli.i18n import _, ngettext
 from spidercli.logwriter import format_log
@@ -40,7 +41,9 @@ class Solution:
     winning log's score (None unless won): the closing line says it; the record leaves it to
     the log. ``stopped_by`` says which budget ended a search that gave up: ``"time"``,
     ``"states"`` or ``"memory"`` (None unless gave-up; not in the record, whose keys are
-    fixed)."""
+    fixed). ``locked`` is set when the proof of an unwinnable result is a lock rather than a
+    search (``lock.lock``: no run can ever be removed): the ranks of which no card can ever be
+    face up, maybe none (None otherwise; not in the record either)."""
 
     game: str | None
     deal_id: str
@@ -53,6 +56,7 @@ class Solution:
     log_text: str | None
     score: int | None = None
     stopped_by: str | None = None
+    locked: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, object]:
         """``solve --json``'s record (``log_text`` as ``log``, the seconds to the millisecond)."""
@@ -102,6 +106,7 @@ def solve_game(
         log_text=win_log(setup, rules, solved) if won else None,
         score=solved.game.score if won else None,
         stopped_by=None if won or solved.exhaustive else p.stop,
+        locked=solved.outcome.locked,
     )
 
 
@@ -123,6 +128,19 @@ def searched(solution: Solution) -> str:
 
 def no_win_message(setup: Setup, solution: Solution) -> str:
     """Why there is no log: the deal is proven unwinnable, or the budget ran out."""
+    if solution.locked:
+        return _(
+            "{deal} cannot be won: no card of rank {ranks} can ever be face up, so no run can "
+            "ever be removed ({searched})"
+        ).format(
+            deal=said(setup.name),
+            ranks=", ".join(RANKS[r - 1] for r in solution.locked),
+            searched=searched(solution),
+        )
+    if solution.locked is not None:
+        return _(
+            "{deal} cannot be won: no run can ever be removed, whatever is played ({searched})"
+        ).format(deal=said(setup.name), searched=searched(solution))
     if solution.result == "unwinnable":
         return _("{deal} cannot be won: every line of play was searched ({searched})").format(
             deal=said(setup.name), searched=searched(solution)

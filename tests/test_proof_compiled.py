@@ -44,7 +44,7 @@ Result = tuple[object, bool, int, int, int, int, str, str | None]
 def _search(problem: Problem, compiled: bool, max_states: int | None = None) -> Result:
     """One search: its line, whether it is a proof, the states counted, the positions met, the
     best runs and deals, its phase at the end and the budget that made it give up."""
-    search = ProofSearch(problem, compiled=compiled)
+    search = ProofSearch(problem, compiled=compiled, locks=False)  # the searches, not locks
     assert search.compiled == compiled
     outcome = search.solve(max_states=max_states)
     pr = outcome.progress
@@ -351,7 +351,7 @@ def test_a_grant_that_raises_stops_the_compiled_search_cleanly() -> None:
 @needs_compiled
 def test_a_deadline_stops_the_compiled_search() -> None:
     problem = problem_from_game(Game.from_code(parse_code("PS4-14934"), CLASSIC))
-    search = ProofSearch(problem, compiled=True)
+    search = ProofSearch(problem, compiled=True, locks=False)  # searched, though locked
     outcome = search.solve(deadline=0.0)  # long past: the first grant stops it
     assert outcome.progress.phase == "gave up" and not outcome.exhaustive
     assert outcome.progress.states <= 256 and search.positions == 1
@@ -362,7 +362,7 @@ def test_the_compiled_search_reports_its_path_and_memory() -> None:
     """PS4-14934 (4 suits): 20,000 positions, all deals done, the path hundreds of actions deep;
     the counts told as it goes match the Python search's positions."""
     problem = problem_from_game(Game.from_code(parse_code("PS4-14934"), CLASSIC))
-    search = ProofSearch(problem, compiled=True)
+    search = ProofSearch(problem, compiled=True, locks=False)  # searched, though locked
     seen: list[tuple[int, int, int]] = []
 
     def report(pr: Progress) -> None:

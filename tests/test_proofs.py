@@ -103,7 +103,7 @@ def test_the_proof_and_the_plain_search_agree(seed: int) -> None:
     plain = plain_search(game, limit=5_000)
     if plain is None:
         return  # too large for the plain search: nothing to compare
-    outcome = ProofSearch(problem_from_game(game)).solve()
+    outcome = ProofSearch(problem_from_game(game), locks=False).solve()  # locks: test_lock.py
     if plain.shortest is None:
         assert outcome.exhaustive and outcome.steps is None
         assert outcome.progress.states <= plain.positions
