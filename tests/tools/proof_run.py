@@ -3,22 +3,30 @@
     python -m tests.tools.proof_run fixture [--python]
     python -m tests.tools.proof_run deal PS4-14934 [--memory GIB] [--timeout S] [--max-states N]
     python -m tests.tools.proof_run anatomy PS4-14934 [--positions N] [--before-last-deal]
+                                                      [--stop-at-deal K]
     python -m tests.tools.proof_run check SD4-S1-FFJUZSM [--limit N]
+    python -m tests.tools.proof_run beam PS4-14934 [--widths W,W,...] [--seen N]
 
 ``fixture``: the position at the end of fixtures/spider-2suit-open.yaml, searched whole (438,090
 positions): the CPU time, the rate, the growth of the process's peak memory and, compiled, the
-bytes the search held. ``deal``: a deal from its start (classic rules), with a line a minute on
-stdout (positions, the path's depth, the deals done where the search stands, the bytes held and
-the process's resident memory, the rate over the last minute) and the end; a win's line is
-printed as steps (0-based ``(source, target, count)``, ``None`` for a deal). ``anatomy``: where
-the search's positions lie, from the Python twin (the same order, the same equivalence): its
-first ``N`` positions counted by deals done, and each end game (a position just after the last
-deal and the positions first met below it, depth first) with its size, in the order met; with
-``--before-last-deal`` the positions after the last deal are not searched below, so the counts
-are those of the play before it. ``check``: a deal from its start by the compiled proof search
-and by the plain search of the tests (``tests/plainsearch.py``: breadth first over the engine's
-own legal actions, no equivalence, none of the solver's code), each with its answer, its
-positions and its CPU time; the plain search gives up past ``--limit`` positions.
+bytes the search held. ``deal``: a deal from its start (classic rules; searched even when a lock
+would end the search at once), with a line a minute on stdout (positions, the path's depth, the
+deals done where the search stands, the bytes held and the process's resident memory, the rate over
+the last minute) and the end; a win's line is printed as steps (0-based ``(source, target,
+count)``, ``None`` for a deal). ``anatomy``: where the search's positions lie, from the Python twin
+(the same order, the same equivalence): its first ``N`` positions counted by deals done, and each
+end game (a position just after the last deal and the positions first met below it, depth first)
+with its size, in the order met; with ``--before-last-deal`` the positions after the last deal are
+not searched below, so the counts are those of the play before it, and with ``--stop-at-deal K``
+those after the ``K``-th deal (counted, not searched below); it also prints the most face-down
+cards turned up, the most runs removed and whether an empty column was met, in any position met.
+``check``: a deal from its start by the compiled proof search (without locks) and by the plain
+search of the tests (``tests/plainsearch.py``: breadth first over the engine's own legal actions,
+no equivalence, none of the solver's code), each with its answer, its positions and its CPU time;
+the plain search gives up past ``--limit`` positions. ``beam``: the solver's beam
+(``solver.BeamSolver``, compiled when built) of each width given, uncapped, on a deal from its
+start, remembering up to ``--seen`` positions: whether it won, its positions, the most deals done
+and runs removed in a position it met, and its CPU time; it proves nothing.
 """
 
 from __future__ import annotations
@@ -28,11 +36,12 @@ import resource
 import sys
 import time
 
+from spidercli import solver
 from spidercli.codes import parse_code
 from spidercli.engine import Game
 from spidercli.proof import ProofSearch, position_key
 from spidercli.rules import CLASSIC
-from spidercli.solver import Progress, problem_from_game
+from spidercli.solver import BeamSolver, Progress, _Budget, problem_from_game
 from tests.helpers import fixture_problem
 from tests.plainsearch import plain_search
 
@@ -65,7 +74,7 @@ def fixture(compiled: bool) -> None:
 
 def deal(code: str, memory: float, timeout: float, max_states: int | None) -> None:
     problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
-    search = ProofSearch(problem, compiled=True, memory=int(memory * 2**30))
+    search = ProofSearch(problem, compiled=True, memory=int(memory * 2**30), locks=False)
     assert search.compiled, "the compiled proof search was not built"
     start = time.monotonic()
     last = [start, 0.0]
@@ -104,11 +113,15 @@ def deal(code: str, memory: float, timeout: float, max_states: int | None) -> No
         print("steps:", outcome.steps, flush=True)
 
 
-def anatomy(code: str, limit: int, before_last_deal: bool) -> None:
+def anatomy(code: str, limit: int, stop_at_deal: int | None) -> None:
     problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
     search = ProofSearch(problem, compiled=False)
     deals = len(problem.chunks)
+    # searched below while fewer than ``last`` deals are done; past the last deal, as end games
+    last = deals if stop_at_deal is None else min(stop_at_deal, deals)
     root = problem.start
+    down_at_start = sum(root.down)
+    least_down, most_runs, empty_met = down_at_start, root.runs, not all(root.cols)
     seen = {position_key(root, deals)}
     by_deals = [0] * (deals + 1)
     by_deals[root.dealt] += 1
@@ -129,15 +142,23 @@ def anatomy(code: str, limit: int, before_last_deal: bool) -> None:
             continue
         seen.add(key)
         by_deals[child.dealt] += 1
-        if child.dealt < deals:
+        least_down = min(least_down, sum(child.down))
+        most_runs = max(most_runs, child.runs)
+        empty_met = empty_met or not all(child.cols)
+        if child.dealt < last:
             stack.append(search._children(child))
-        elif not before_last_deal:
+        elif stop_at_deal is None:
             if entry is None:
                 entry = (len(stack) + 1, len(seen) - 1)
             stack.append(search._children(child))
     print(f"{code}: {'the whole space' if not stack else f'the first {len(seen):,} positions'}")
     print("positions by deals done:", ", ".join(f"{d}: {n:,}" for d, n in enumerate(by_deals)))
-    if not before_last_deal:
+    print(
+        f"in any position met: at most {down_at_start - least_down} of {down_at_start} face-down "
+        f"cards turned up, at most {most_runs} runs removed, "
+        f"{'an' if empty_met else 'no'} empty column"
+    )
+    if stop_at_deal is None:
         sizes = sorted(set(end_games))
         print(
             f"end games searched whole: {len(end_games):,}; their sizes: "
@@ -149,7 +170,8 @@ def anatomy(code: str, limit: int, before_last_deal: bool) -> None:
 
 def check(code: str, limit: int) -> None:
     game = Game.from_code(parse_code(code), CLASSIC)
-    search = ProofSearch(problem_from_game(game), compiled=True)  # raises when not built
+    # raises when not built; the search, even where a lock would end it at once
+    search = ProofSearch(problem_from_game(game), compiled=True, locks=False)
     if not search.compiled:
         sys.exit(f"{code}: the compiled proof search does not take this deal")
     cpu = time.process_time()
@@ -168,6 +190,26 @@ def check(code: str, limit: int) -> None:
         print(f"{code}: plain search: {answer}, {plain.positions:,} positions, {cpu:.1f} s of CPU")
 
 
+def beam(code: str, widths: list[int], seen: int) -> None:
+    problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
+    solver.SEEN_LIMIT = seen  # the one process's: a wide beam remembers more than solve's
+    for width in widths:
+        budget = _Budget(None, None, None, 60.0)
+        cpu = time.process_time()
+        line = BeamSolver(problem)._beam(width, None, budget)
+        cpu = time.process_time() - cpu
+        pr = budget.progress
+        print(
+            f"{code}: width {width:,}: {'won in ' + str(len(line)) if line else 'no win'}, "
+            f"{pr.states:,} positions, at most {pr.best_deals} deals done and {pr.best_runs} "
+            f"runs removed, {cpu:.0f} s of CPU",
+            flush=True,
+        )
+        if line:
+            print("steps:", line, flush=True)
+            break
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.tools.proof_run")
     sub = parser.add_subparsers(dest="what", required=True)
@@ -184,16 +226,32 @@ def main() -> None:
     parts.add_argument(
         "--before-last-deal", action="store_true", help="do not search after the last deal"
     )
+    parts.add_argument(
+        "--stop-at-deal", type=int, default=None, help="do not search after the K-th deal"
+    )
     both = sub.add_parser("check", help="a deal by the proof search and by the plain search")
     both.add_argument("code")
     both.add_argument("--limit", type=int, default=5_000_000, help="the plain search's positions")
+    wide = sub.add_parser("beam", help="the solver's beam of the widths given, uncapped")
+    wide.add_argument("code")
+    wide.add_argument("--widths", default="20000,100000,500000,1000000", help="comma-separated")
+    wide.add_argument("--seen", type=int, default=200_000_000, help="positions remembered")
     args = parser.parse_args()
     if args.what == "fixture":
         fixture(not args.python)
     elif args.what == "check":
         check(args.code, args.limit)
     elif args.what == "anatomy":
-        anatomy(args.code, args.positions, args.before_last_deal)
+        if args.before_last_deal and args.stop_at_deal is not None:
+            parser.error("--before-last-deal and --stop-at-deal: give one")
+        if args.stop_at_deal is not None and args.stop_at_deal < 1:
+            parser.error("--stop-at-deal: a count of deals, 1 or more")
+        stop = args.stop_at_deal
+        if args.before_last_deal:
+            stop = len(problem_from_game(Game.from_code(parse_code(args.code), CLASSIC)).chunks)
+        anatomy(args.code, args.positions, stop)
+    elif args.what == "beam":
+        beam(args.code, [int(w) for w in args.widths.split(",")], args.seen)
     else:
         deal(args.code, args.memory, args.timeout, args.max_states)
 
