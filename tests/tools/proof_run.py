@@ -3,7 +3,7 @@
     python -m tests.tools.proof_run fixture [--python]
     python -m tests.tools.proof_run deal PS4-14934 [--memory GIB] [--timeout S] [--max-states N]
     python -m tests.tools.proof_run anatomy PS4-14934 [--positions N] [--before-last-deal]
-                                                      [--stop-at-deal K]
+                                                      [--stop-at-deal K] [--locks N]
     python -m tests.tools.proof_run check SD4-S1-FFJUZSM [--limit N]
     python -m tests.tools.proof_run beam PS4-14934 [--widths W,W,...] [--seen N]
 
@@ -20,6 +20,8 @@ with its size, in the order met; with ``--before-last-deal`` the positions after
 not searched below, so the counts are those of the play before it, and with ``--stop-at-deal K``
 those after the ``K``-th deal (counted, not searched below); it also prints the most face-down
 cards turned up, the most runs removed and whether an empty column was met, in any position met.
+With ``--locks N`` it asks every ``N``-th position met (with no empty column) whether it is locked
+(``lock.lock``, the position as the start of a problem of its own) and counts the locked ones.
 ``check``: a deal from its start by the compiled proof search (without locks) and by the plain
 search of the tests (``tests/plainsearch.py``: breadth first over the engine's own legal actions,
 no equivalence, none of the solver's code), each with its answer, its positions and its CPU time;
@@ -39,9 +41,10 @@ import time
 from spidercli import solver
 from spidercli.codes import parse_code
 from spidercli.engine import Game
+from spidercli.lock import lock
 from spidercli.proof import ProofSearch, position_key
 from spidercli.rules import CLASSIC
-from spidercli.solver import BeamSolver, Progress, _Budget, problem_from_game
+from spidercli.solver import BeamSolver, Problem, Progress, _Budget, problem_from_game
 from tests.helpers import fixture_problem
 from tests.plainsearch import plain_search
 
@@ -113,7 +116,7 @@ def deal(code: str, memory: float, timeout: float, max_states: int | None) -> No
         print("steps:", outcome.steps, flush=True)
 
 
-def anatomy(code: str, limit: int, stop_at_deal: int | None) -> None:
+def anatomy(code: str, limit: int, stop_at_deal: int | None, locks_every: int = 0) -> None:
     problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
     search = ProofSearch(problem, compiled=False)
     deals = len(problem.chunks)
@@ -122,6 +125,7 @@ def anatomy(code: str, limit: int, stop_at_deal: int | None) -> None:
     root = problem.start
     down_at_start = sum(root.down)
     least_down, most_runs, empty_met = down_at_start, root.runs, not all(root.cols)
+    tested = locked = 0  # positions asked for a lock (every ``locks_every``-th), and locked
     seen = {position_key(root, deals)}
     by_deals = [0] * (deals + 1)
     by_deals[root.dealt] += 1
@@ -145,6 +149,18 @@ def anatomy(code: str, limit: int, stop_at_deal: int | None) -> None:
         least_down = min(least_down, sum(child.down))
         most_runs = max(most_runs, child.runs)
         empty_met = empty_met or not all(child.cols)
+        if locks_every and len(seen) % locks_every == 0 and all(child.cols):
+            tested += 1
+            rest = list(problem.chunks[child.dealt :])
+            here = Problem(
+                list(child.cols),
+                list(child.down),
+                rest,
+                permissive=problem.permissive,
+                runs=child.runs,
+                runs_to_win=problem.runs_to_win,
+            )
+            locked += lock(here) is not None
         if child.dealt < last:
             stack.append(search._children(child))
         elif stop_at_deal is None:
@@ -158,6 +174,8 @@ def anatomy(code: str, limit: int, stop_at_deal: int | None) -> None:
         f"cards turned up, at most {most_runs} runs removed, "
         f"{'an' if empty_met else 'no'} empty column"
     )
+    if locks_every:
+        print(f"locked: {locked:,} of {tested:,} positions asked (every {locks_every:,}th)")
     if stop_at_deal is None:
         sizes = sorted(set(end_games))
         print(
@@ -229,6 +247,9 @@ def main() -> None:
     parts.add_argument(
         "--stop-at-deal", type=int, default=None, help="do not search after the K-th deal"
     )
+    parts.add_argument(
+        "--locks", type=int, default=0, help="ask every N-th position for a lock (lock.lock)"
+    )
     both = sub.add_parser("check", help="a deal by the proof search and by the plain search")
     both.add_argument("code")
     both.add_argument("--limit", type=int, default=5_000_000, help="the plain search's positions")
@@ -249,7 +270,9 @@ def main() -> None:
         stop = args.stop_at_deal
         if args.before_last_deal:
             stop = len(problem_from_game(Game.from_code(parse_code(args.code), CLASSIC)).chunks)
-        anatomy(args.code, args.positions, stop)
+        if args.locks < 0:
+            parser.error("--locks: every N-th position, N 1 or more (0: none)")
+        anatomy(args.code, args.positions, stop, args.locks)
     elif args.what == "beam":
         beam(args.code, [int(w) for w in args.widths.split(",")], args.seen)
     else:
