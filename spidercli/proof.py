@@ -31,16 +31,13 @@ from it, whatever is played): then it ends at once, unwinnable, having met one p
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections.abc import Iterator
 
 from spidercli import solver
 from spidercli.lock import Lock, lock
 from spidercli.solver import (
-    Outcome,
     Position,
     Problem,
-    Progress,
     Search,
     Solver,
     Step,
@@ -130,26 +127,12 @@ class ProofSearch(Search):
         for step in self._moves(node, True):
             yield step, (self.after_deal(node) if step is None else self.after_move(node, *step))
 
-    def solve(
-        self,
-        *,
-        max_states: int | None = None,
-        deadline: float | None = None,
-        report: Callable[[Progress], None] | None = None,
-        report_every: float = 0.25,
-    ) -> Outcome:
-        outcome = super().solve(
-            max_states=max_states, deadline=deadline, report=report, report_every=report_every
-        )
-        if self.lock is not None:
-            return replace(outcome, locked=self.lock.ranks)
-        return outcome
-
     def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
         root = self.p.start
         if self.locks and root.runs < self.p.runs_to_win:
             self.lock = lock(self.p)
             if self.lock is not None:  # no run can ever be removed: nothing to search
+                self.locked = self.lock.ranks
                 budget.progress.phase = "proof"
                 self.positions = 1
                 budget.tick()  # the start, met

@@ -307,6 +307,10 @@ class Search:
     """What both searches share: the problem, the effects of a move and of a deal on a position,
     and ``solve``, which runs the search (``_run``) within a budget."""
 
+    # Set by a search that a lock ended before it began (``proof.ProofSearch``): the ranks of
+    # which no card can ever be face up, as ``Outcome.locked``.
+    locked: tuple[int, ...] | None = None
+
     def __init__(self, problem: Problem) -> None:
         self.p = problem
 
@@ -363,7 +367,7 @@ class Search:
             steps, exhaustive = None, False
             budget.progress.phase = "gave up"
         budget.progress.seconds = time.monotonic() - budget.start
-        return Outcome(steps, exhaustive, budget.progress)
+        return Outcome(steps, exhaustive, budget.progress, self.locked)
 
     def _run(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
         """The search: its line (None when none found), and whether its failure is a proof."""
