@@ -6,6 +6,8 @@
                                                       [--stop-at-deal K] [--locks N]
     python -m tests.tools.proof_run check SD4-S1-FFJUZSM [--limit N]
     python -m tests.tools.proof_run beam PS4-14934 [--widths W,W,...] [--seen N]
+    python -m tests.tools.proof_run locks PS4-1..32000 [--random N --suits S --seed X --game G]
+                                          [--prove N]
 
 ``fixture``: the position at the end of fixtures/spider-2suit-open.yaml, searched whole (438,090
 positions): the CPU time, the rate, the growth of the process's peak memory and, compiled, the
@@ -28,7 +30,11 @@ no equivalence, none of the solver's code), each with its answer, its positions 
 the plain search gives up past ``--limit`` positions. ``beam``: the solver's beam
 (``solver.BeamSolver``, compiled when built) of each width given, uncapped, on a deal from its
 start, remembering up to ``--seen`` positions: whether it won, its positions, the most deals done
-and runs removed in a position it met, and its CPU time; it proves nothing.
+and runs removed in a position it met, and its CPU time; it proves nothing. ``locks``: which deals
+of those given (codes and ranges as ``sweep`` takes them, and ``--random`` ones as it draws them)
+are locked (``lock.lock``), each with the ranks never face up and the face-down cards never turned
+up; with ``--prove N`` the proof search without locks goes over each locked deal too, up to ``N``
+positions, and a win there stops the tool.
 """
 
 from __future__ import annotations
@@ -39,12 +45,14 @@ import sys
 import time
 
 from spidercli import solver
+from spidercli.cards import RANKS
 from spidercli.codes import parse_code
 from spidercli.engine import Game
 from spidercli.lock import lock
 from spidercli.proof import ProofSearch, position_key
 from spidercli.rules import CLASSIC
 from spidercli.solver import BeamSolver, Problem, Progress, _Budget, problem_from_game
+from spidercli.sweep import Item, parse_spec, random_draw, shard_codes
 from tests.helpers import fixture_problem
 from tests.plainsearch import plain_search
 
@@ -228,6 +236,41 @@ def beam(code: str, widths: list[int], seen: int) -> None:
             break
 
 
+def locks(specs: list[str], draw: tuple[int, int, int, str] | None, prove: int) -> None:
+    """Ask each deal of ``specs`` (codes and ranges, as ``sweep`` takes them) and of the random
+    ``draw`` (count, suits, seed, game) whether it is locked; with ``prove``, search each locked
+    one without locks too, up to that many positions."""
+    items: list[Item] = [parse_spec(spec) for spec in specs]
+    if draw is not None:
+        items.append(random_draw(*draw))
+    start = time.monotonic()
+    deals = found = proven = beyond = 0
+    for code in shard_codes(items):
+        deals += 1
+        problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
+        locked = lock(problem)
+        if locked is None:
+            continue
+        found += 1
+        ranks = "".join(RANKS[r - 1] for r in locked.ranks) or "-"
+        line = f"{code}: locked, ranks never face up: {ranks}, face-down cards never turned up: "
+        line += f"{len(locked.hidden)} of {sum(problem.start.down)}"
+        if prove:
+            search = ProofSearch(problem, locks=False, memory=1 << 30)
+            outcome = search.solve(max_states=prove)
+            assert outcome.steps is None, f"{code}: locked, yet the search won it"
+            proven += outcome.exhaustive
+            beyond += not outcome.exhaustive
+            line += "; the search without locks: " + (
+                f"no win in the whole space, {search.positions:,} positions"
+                if outcome.exhaustive
+                else f"gave up after {search.positions:,} positions"
+            )
+        print(line, flush=True)
+    tail = f"; searched whole without a win: {proven}, past the budget: {beyond}" if prove else ""
+    print(f"{deals:,} deals, {found:,} locked{tail}; {time.monotonic() - start:.0f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.tools.proof_run")
     sub = parser.add_subparsers(dest="what", required=True)
@@ -257,6 +300,15 @@ def main() -> None:
     wide.add_argument("code")
     wide.add_argument("--widths", default="20000,100000,500000,1000000", help="comma-separated")
     wide.add_argument("--seen", type=int, default=200_000_000, help="positions remembered")
+    ask = sub.add_parser("locks", help="which deals are locked (lock.lock)")
+    ask.add_argument("specs", nargs="*", help="codes and ranges (KP4-1..1000), as sweep takes")
+    ask.add_argument("--random", type=int, default=0, help="and N random deals, as sweep draws")
+    ask.add_argument("--suits", type=int, default=4)
+    ask.add_argument("--seed", type=int, default=0)
+    ask.add_argument("--game", default="spider")
+    ask.add_argument(
+        "--prove", type=int, default=0, help="search each locked deal too, N positions"
+    )
     args = parser.parse_args()
     if args.what == "fixture":
         fixture(not args.python)
@@ -273,6 +325,9 @@ def main() -> None:
         if args.locks < 0:
             parser.error("--locks: every N-th position, N 1 or more (0: none)")
         anatomy(args.code, args.positions, stop, args.locks)
+    elif args.what == "locks":
+        draw = (args.random, args.suits, args.seed, args.game) if args.random else None
+        locks(args.specs, draw, args.prove)
     elif args.what == "beam":
         beam(args.code, [int(w) for w in args.widths.split(",")], args.seen)
     else:
