@@ -88,6 +88,14 @@ def _counting_on(
     return lambda pr: report(replace(pr, states=pr.states + states, seconds=pr.seconds + seconds))
 
 
+def proves_under(rules: Ruleset) -> bool:
+    """Whether the search's failure proves anything under ``rules``: it plays the classic
+    rules' moves (no card onto a column of only face-down cards, no deal while a column is
+    empty), which win under every ruleset, but rules that allow more (``duel``) may win where
+    they cannot."""
+    return not rules.face_down_column_is_empty and not rules.deal_with_empty_column
+
+
 def search(
     problem: Problem,
     *,
@@ -95,26 +103,34 @@ def search(
     max_states: int | None = None,
     report: Callable[[Progress], None] | None = None,
     memory: int | None = None,
+    proves: bool = True,
 ) -> Outcome:
     """Search for a win from ``problem``'s position: beams of growing width first, then (when
     they fail without running out of budget) the whole space of play (``proof.ProofSearch``),
     which finds a win or proves the position unwinnable. A locked position (``lock.lock``: no
     run can ever be removed) goes to the proof at once, which ends there. ``memory``: the
-    proof's budget of bytes (None: ``proof.default_memory()``)."""
+    proof's budget of bytes (None: ``proof.default_memory()``). ``proves``: whether a search
+    that finds no win proves anything under the rules played (``proves_under``); when not, no
+    lock is looked for, and a whole space searched without a win is a give-up (``stop``
+    ``"rules"``), not a proof."""
     deadline = None if timeout is None else time.monotonic() + timeout
     spent, took = 0, 0.0
-    if lock(problem) is None:  # a millisecond; a beam would only wander
+    if not proves or lock(problem) is None:  # a millisecond; a beam would only wander
         outcome = BeamSolver(problem).solve(max_states=max_states, deadline=deadline, report=report)
         if outcome.steps is not None or outcome.progress.phase == "gave up":
             return outcome
         spent, took = outcome.progress.states, outcome.progress.seconds
     rest = None if max_states is None else max(max_states - spent, 0)
     live = None if report is None else _counting_on(report, spent, took)
-    proof = ProofSearch(problem, memory=memory).solve(
+    proof = ProofSearch(problem, memory=memory, locks=proves).solve(
         max_states=rest, deadline=deadline, report=live
     )
     proof.progress.states += spent  # the beams' positions and time, then the proof's
     proof.progress.seconds += took
+    if proof.exhaustive and not proves:  # the classic moves' space only: no proof here
+        proof.progress.phase = "gave up"
+        proof.progress.stop = "rules"
+        return replace(proof, exhaustive=False)
     return proof
 
 
@@ -130,7 +146,14 @@ def solve_setup(
     game = Game.from_setup(setup, rules)
     problem = problem_from_game(game)
     bound = lower_bound(problem)
-    outcome = search(problem, timeout=timeout, max_states=max_states, report=report, memory=memory)
+    outcome = search(
+        problem,
+        timeout=timeout,
+        max_states=max_states,
+        report=report,
+        memory=memory,
+        proves=proves_under(rules),
+    )
     if outcome.steps is None:
         return Solved(outcome, None, game, bound)
     solver = Solver(problem)
@@ -205,7 +228,7 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
             Flip(c + 1), [N_("turns up the face-down card of column {column}", column=c + 1)]
         )
     problem = problem_from_game(game)
-    outcome = search(problem, timeout=timeout)
+    outcome = search(problem, timeout=timeout, proves=proves_under(game.rules))
     steps = outcome.steps
     if steps:
         wins_in = len(steps)

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from spidercli.cards import RANKS
 from spidercli.codes import Setup
 from spidercli.i18n import _, ngettext
 from spidercli.logwriter import format_log
@@ -23,6 +22,7 @@ from spidercli.replay import Illegal, figures
 from spidercli.rules import Ruleset, check_playable
 from spidercli.solution import Solved, solve_setup
 from spidercli.solver import Progress, pure_python_reason
+from spidercli.words import rank_name
 
 SolveStatus = Literal["won", "unwinnable", "gave-up"]
 # How a search ends: a win (its line), a proof that none exists (the whole space searched), or a
@@ -32,18 +32,19 @@ SOLVE_RESULTS: tuple[SolveStatus, ...] = ("won", "unwinnable", "gave-up")
 
 @dataclass(frozen=True)
 class Solution:
-    """What a search found, as ``solve --json``'s record: ``game`` (the canonical game code,
-    None for a written-out deal), ``deal_id``, ``rules`` (the ruleset's name), ``result`` (one
-    of ``SOLVE_RESULTS``), ``moves`` (the winning line's moves, deals counted, as the log's
+    """What a search found, as ``solve --json``'s record: ``game`` (the canonical game code, None
+    for a written-out deal), ``deal_id``, ``rules`` (the ruleset's name), ``result`` (one of
+    ``SOLVE_RESULTS``), ``moves`` (the winning line's moves, deals counted, as the log's
     ``expect`` block states them; None unless won), ``lower_bound`` (no win from the deal takes
     fewer moves), ``states`` (positions searched), ``seconds`` (the search's time), and
     ``log_text`` (the winning log, as ``solve -o`` writes it; None unless won). ``score`` is the
-    winning log's score (None unless won): the closing line says it; the record leaves it to
-    the log. ``stopped_by`` says which budget ended a search that gave up: ``"time"``,
-    ``"states"`` or ``"memory"`` (None unless gave-up; not in the record, whose keys are
-    fixed). ``locked`` is set when the proof of an unwinnable result is a lock rather than a
-    search (``lock.lock``: no run can ever be removed): the ranks of which no card can ever be
-    face up, maybe none (None otherwise; not in the record either)."""
+    winning log's score (None unless won): the closing line says it; the record leaves it to the
+    log. ``stopped_by`` says which budget ended a search that gave up: ``"time"``, ``"states"``
+    or ``"memory"``, or ``"rules"`` when it searched the classic rules' whole space without a
+    win under rules that allow more (``duel``), which proves nothing (None unless gave-up; not
+    in the record, whose keys are fixed). ``locked`` is set when the proof of an unwinnable
+    result is a lock rather than a search (``lock.lock``: no run can ever be removed): the ranks
+    of which no card can ever be face up, maybe none (None otherwise; not in the record either)."""
 
     game: str | None
     deal_id: str
@@ -129,12 +130,15 @@ def searched(solution: Solution) -> str:
 def no_win_message(setup: Setup, solution: Solution) -> str:
     """Why there is no log: the deal is proven unwinnable, or the budget ran out."""
     if solution.locked:
-        return _(
+        return ngettext(
             "{deal} cannot be won: no card of rank {ranks} can ever be face up, so no run can "
-            "ever be removed ({searched})"
+            "ever be removed ({searched})",
+            "{deal} cannot be won: no card of the ranks {ranks} can ever be face up, so no run "
+            "can ever be removed ({searched})",
+            len(solution.locked),
         ).format(
             deal=said(setup.name),
-            ranks=", ".join(RANKS[r - 1] for r in solution.locked),
+            ranks=", ".join(rank_name(r) for r in solution.locked),
             searched=searched(solution),
         )
     if solution.locked is not None:
@@ -145,6 +149,11 @@ def no_win_message(setup: Setup, solution: Solution) -> str:
         return _("{deal} cannot be won: every line of play was searched ({searched})").format(
             deal=said(setup.name), searched=searched(solution)
         )
+    if solution.stopped_by == "rules":
+        return _(
+            "no win found for {deal} ({searched}): the search plays the classic rules' moves, "
+            "and the {rules} rules allow more, so finding none proves nothing"
+        ).format(deal=said(setup.name), searched=searched(solution), rules=solution.rules)
     if solution.stopped_by == "memory":
         return _(
             "no win found for {deal} before the search's memory was spent ({searched}): the "

@@ -10,13 +10,16 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli.codes import parse_code
+from spidercli import i18n
+from spidercli.actions import Flip, Move
+from spidercli.codes import Setup, parse_code
 from spidercli.engine import Game
 from spidercli.lock import lock
 from spidercli.proof import ProofSearch
-from spidercli.rules import CLASSIC
-from spidercli.solution import hint, search
+from spidercli.rules import CLASSIC, DUEL, KPAT, PAVOUK, GameKind
+from spidercli.solution import hint, proves_under, search
 from spidercli.solver import Problem, problem_from_game
+from spidercli.solving import Solution, no_win_message
 from tests.helpers import cards, run
 from tests.plainsearch import plain_search, small_game
 
@@ -26,15 +29,16 @@ def _problem(code: str) -> Problem:
 
 
 def lock_draw(rng: random.Random) -> Game:
-    """A small random game for locks: one or two suits (a run each to win) and up to three
-    cards of a third, 3 to 6 columns with some cards face down, up to three deals, and the
-    permissive move rule three times in ten."""
+    """A small random game for locks: one or two suits and up to three more cards, of a third
+    suit or copies of the first's (one run wins: a win is any run removed), 3 to 6 columns with
+    some cards face down, up to four deals, and the permissive move rule three times in ten."""
     suits = rng.choice([1, 1, 2])
     pack = [s << 4 | r for s in range(suits) for r in range(1, 14)]
-    pack += [0x20 | r for r in rng.sample(range(1, 14), rng.randint(0, 3))]
+    extra = rng.choice([0x20, 0x20, 0])
+    pack += [extra | r for r in rng.sample(range(1, 14), rng.randint(0, 3))]
     rng.shuffle(pack)
     ncols = rng.randint(3, 5) + (suits - 1)
-    deals = rng.randint(0, min(3, len(pack) // ncols - 1))
+    deals = rng.randint(0, min(4, len(pack) // ncols - 1))
     stock, rest = pack[: deals * ncols], pack[deals * ncols :]
     cuts = sorted(rng.sample(range(1, len(rest)), ncols - 1))
     columns = [rest[a:b] for a, b in zip([0, *cuts], [*cuts, len(rest)], strict=True)]
@@ -45,16 +49,19 @@ def lock_draw(rng: random.Random) -> Game:
         stock,
         suits=len({c >> 4 for c in pack}),
         permissive=rng.random() < 0.3,
-        runs=suits,
+        runs=1,
     )
 
 
-def _no_win_by_searches(game: Game) -> None:
-    """Neither the proof search (without locks) nor the plain search finds a win."""
+def _no_win_by_searches(game: Game, *, whole: bool = True) -> None:
+    """Neither the proof search (without locks) nor the plain search finds a win; ``whole``:
+    both go over the whole space (the small games made by hand are small enough)."""
     outcome = ProofSearch(problem_from_game(game), locks=False).solve(max_states=200_000)
     assert outcome.steps is None
     plain = plain_search(game, limit=50_000)
     assert plain is None or plain.shortest is None
+    if whole:
+        assert outcome.exhaustive and plain is not None
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -62,7 +69,7 @@ def _no_win_by_searches(game: Game) -> None:
 def test_a_locked_position_is_won_by_no_search(seed: int) -> None:
     game = lock_draw(random.Random(seed))
     if lock(problem_from_game(game)) is not None:
-        _no_win_by_searches(game)
+        _no_win_by_searches(game, whole=False)
 
 
 def test_the_random_games_lock_often_enough_to_test() -> None:
@@ -225,3 +232,66 @@ def test_hint_says_no_run_can_ever_be_removed() -> None:
     assert [str(r) for r in found.reasons] == [
         "no win exists from here: no run can ever be removed"
     ]
+
+
+def _duel_game() -> Game:
+    """Under ``duel`` a column of only face-down cards takes any card: the King of hearts can
+    leave for one, and the 3 of spades can be turned up (a win in 6 actions), though the classic
+    rules' moves, which the search plays, are locked."""
+    kind = GameKind(
+        name="small",
+        title="Small",
+        prefix="SM",
+        cards=13,
+        column_sizes=(2, 11, 2, 2),
+        deal_sizes=(),
+    )
+    columns = ["3S KS", "QS JS TS 9S 8S 7S 6S 5S 4S 2S AS", "KH 4H", "KH 5H"]
+    return Game(kind, DUEL, [cards(c) for c in columns], [], suits=2, down=[1, 0, 1, 0])
+
+
+def test_rules_that_allow_more_than_the_search_get_no_lock_and_no_proof() -> None:
+    # kpat deals while a column is empty, duel also puts any card on a face-down column
+    assert [proves_under(r) for r in (CLASSIC, PAVOUK, KPAT, DUEL)] == [True, True, False, False]
+    game = _duel_game()
+    problem = problem_from_game(game)
+    assert lock(problem) is not None  # locked for the classic rules' moves
+    outcome = search(problem, timeout=30, proves=False)
+    assert outcome.steps is None and not outcome.exhaustive and outcome.locked is None
+    assert outcome.progress.stop == "rules" and outcome.progress.phase == "gave up"
+    found = hint(game, timeout=5.0)
+    assert "no win exists" not in " ".join(str(r) for r in found.reasons)
+    line: list[Move | Flip] = [Move(3, 4, 1), Move(1, 3, 1), Flip(1), Move(2, 1, 2), Move(2, 3, 9)]
+    for action in line:
+        assert game.play(action) is None
+    assert game.play(Move(1, 3, 3)) is None and game.result == "won"  # duel wins it
+
+
+def _solution(**fields: object) -> Solution:
+    base: dict[str, object] = dict(
+        game="SP2-S1C-AAAAAAA",
+        deal_id="0",
+        rules="classic",
+        result="unwinnable",
+        moves=None,
+        lower_bound=0,
+        states=1,
+        seconds=0.0,
+        log_text=None,
+    )
+    return Solution(**{**base, **fields})  # type: ignore[arg-type]
+
+
+def test_the_messages_name_the_ranks_and_the_rules() -> None:
+    setup = Setup.from_code(parse_code("SP2-S1C-AAAAAAA"))
+    one = no_win_message(setup, _solution(locked=(3,)))
+    assert "no card of rank 3 can ever be face up" in one and "(1 state in 0.00 s)" in one
+    many = no_win_message(setup, _solution(locked=(3, 10, 13)))
+    assert "no card of the ranks 3, 10, King can ever be face up" in many
+    assert "whatever is played" in no_win_message(setup, _solution(locked=()))
+    duel = no_win_message(
+        setup, _solution(rules="duel", result="gave-up", stopped_by="rules", states=40)
+    )
+    assert "the duel rules allow more, so finding none proves nothing" in duel
+    i18n.use("fi")  # conftest.py sets English again after each test
+    assert "arvojen 3, 10, kuningas" in no_win_message(setup, _solution(locked=(3, 10, 13)))

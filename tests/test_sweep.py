@@ -566,9 +566,11 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
     budgets: list[int | None] = []
 
     class Proof(ProofSearch):
-        def __init__(self, problem: Problem, *, memory: int | None = None) -> None:
+        def __init__(
+            self, problem: Problem, *, memory: int | None = None, locks: bool = True
+        ) -> None:
             budgets.append(memory)
-            super().__init__(problem, memory=memory)
+            super().__init__(problem, memory=memory, locks=locks)
 
     monkeypatch.setattr(solution, "ProofSearch", Proof)
     unwinnable = "SD4-S1-FFJUZSM"  # every beam fails, then the proof (56,403 positions)
