@@ -1,7 +1,8 @@
 """Locks: a short argument, checked without searching, that no run can ever be removed.
 
-Every win removes runs, and every run removed, like every column emptied, is an **event**. Until
-the first event, two things hold in every position of any line of play:
+Every win removes runs, and every run removed, like every column emptied, is an **event**. A
+card leaves its column only while it is face up, and until the first event two more things hold
+in every position of any line of play:
 
 - a King never leaves its column (it could move only to an empty column, or go with a run);
 - a card of rank ``r`` leaves its column only while some card of rank ``r + 1`` is face up: the
@@ -23,8 +24,11 @@ ever removed, and the position cannot be won, whatever is played. Nothing is sea
 locked position is proven unwinnable in a handful of milliseconds; most positions are not locked,
 and then ``lock`` says nothing (None) and the proof search decides.
 
-docs/solver.md, "Locks", has the argument and an example: PySol's 4-suit deal 14934, where all
-eight 3s start face down, each under a King or under a 2 (which needs a 3 face up to move).
+It speaks of the classic rules' moves, as the proof search does (``solution.proves_under``
+says under which rules that proves anything). docs/solver.md, "Locks", has the argument and an
+example: PySol's 4-suit deal 14934, where all eight 3s start face down, each under a King, under
+a 2 (which needs a 3 face up to move) or under a 6 that no 7 frees before a deal puts a King on
+it.
 """
 
 from __future__ import annotations

@@ -91,8 +91,8 @@ def _counting_on(
 def proves_under(rules: Ruleset) -> bool:
     """Whether the search's failure proves anything under ``rules``: it plays the classic
     rules' moves (no card onto a column of only face-down cards, no deal while a column is
-    empty), which win under every ruleset, but rules that allow more (``duel``) may win where
-    they cannot."""
+    empty), which win under every ruleset, but rules that allow more (``duel``, ``kpat``) may
+    win where they cannot."""
     return not rules.face_down_column_is_empty and not rules.deal_with_empty_column
 
 
