@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from spidercli.solver import Problem
 
 _NEVER = 1 << 30  # a stage no line of play reaches
+_EVERY_RANK = 0b11111111111110  # bits 1 (Ace) to 13 (King)
 
 
 @dataclass(frozen=True)
@@ -64,22 +65,23 @@ def lock(problem: Problem) -> Lock | None:
     # ``gone`` (the first stage it could have left its column in): the columns' cards, bottom to
     # top, then each deal's, column by column.
     rank: list[int] = []
+    suit: list[int] = []
     up: list[int] = []
     column_cards: list[list[int]] = []
     for col, down in zip(start.cols, start.down, strict=True):
         column_cards.append(list(range(len(rank), len(rank) + len(col))))
         for i, card in enumerate(col):
             rank.append(card & 15)
+            suit.append(card >> 4)
             up.append(0 if i >= down else _NEVER)
     dealt_to: list[list[tuple[int, int]]] = [[] for _ in range(ncols)]  # (its stage, card)
     for j, chunk in enumerate(problem.chunks):
         for c, card in enumerate(chunk):
             dealt_to[c].append((j + 1, len(rank)))
             rank.append(card & 15)
+            suit.append(card >> 4)
             up.append(j + 1)
     gone = [_NEVER] * len(rank)
-    suit_of = [card >> 4 for col in start.cols for card in col]
-    suit_of += [card >> 4 for chunk in problem.chunks for card in chunk]
     everyone = range(len(rank))
     for stage in range(deals + 1):
         changed = True
@@ -106,13 +108,12 @@ def lock(problem: Problem) -> Lock | None:
             cards = column_cards[c] + [x for s, x in dealt_to[c] if s <= stage]
             if all(gone[x] <= stage for x in cards):
                 return None  # column c could be emptied in this stage
-        for suit in set(suit_of):
-            ranks = 0
-            for x in everyone:
-                if suit_of[x] == suit and up[x] <= stage:
-                    ranks |= 1 << rank[x]
-            if ranks == 0b11111111111110:
-                return None  # a run of this suit could be put together in this stage
+        ranks_of_suit: dict[int, int] = {}
+        for x in everyone:
+            if up[x] <= stage:
+                ranks_of_suit[suit[x]] = ranks_of_suit.get(suit[x], 0) | 1 << rank[x]
+        if _EVERY_RANK in ranks_of_suit.values():
+            return None  # a run of some suit could be put together in this stage
     hidden = tuple(
         (c, i)
         for c, cards in enumerate(column_cards)
