@@ -99,6 +99,11 @@ class Draw:
 Item = str | Span | Draw  # a canonical game code, a span of numbered deals, or a random draw
 
 
+def item_size(item: Item) -> int:
+    """The deals an item stands for."""
+    return 1 if isinstance(item, str) else item.size
+
+
 def parse_spec(text: str) -> Item:
     """A command-line deal: a game code (its canonical form) or a range; ``InputError`` naming
     it otherwise."""
@@ -192,7 +197,7 @@ def shard_codes(items: Iterable[Item], shard: tuple[int, int] = (1, 1)) -> Itera
     k, n = shard
     base = 0  # the index of the item's first deal in the whole list
     for item in items:
-        size = 1 if isinstance(item, str) else item.size
+        size = item_size(item)
         start = (k - 1 - base) % n  # the first index of the item that falls to this shard
         if isinstance(item, str):
             if start == 0:
@@ -525,7 +530,7 @@ def plan(
     """The sweep's deals, and those the output file does not have yet. More than ``MAX_DEALS``
     in the shard are refused before any is made."""
     k, n = shard
-    total = sum(1 if isinstance(item, str) else item.size for item in items)
+    total = sum(item_size(item) for item in items)
     if (total - k) // n + 1 > MAX_DEALS:  # the shard's deals: indices k - 1, k - 1 + n, ...
         raise InputError(
             N_(
