@@ -132,10 +132,10 @@ class ProofSearch(Search):
         if self.locks and root.runs < self.p.runs_to_win:
             self.lock = lock(self.p)
             if self.lock is not None:  # no run can ever be removed: nothing to search
-                self.locked = self.lock.ranks
                 budget.progress.phase = "proof"
                 self.positions = 1
-                budget.tick()  # the start, met
+                budget.tick()  # the start, met (a spent budget stops here, and proves nothing)
+                self.locked = self.lock.ranks
                 return None, True
         if self.compiled:
             return self._run_compiled(budget)
