@@ -21,6 +21,7 @@ from spidercli.messages import N_, Located, Text, message_of, quoted, said, show
 from spidercli.render import hanging, text_width
 from spidercli.replay import EXPECT_FAILED, ILLEGAL, VALID
 from spidercli.verdict import Verdict
+from spidercli.words import result_word
 from spidercli.workers import verify_all
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
@@ -325,6 +326,8 @@ def standings_text(out: TournamentResult, wrap: int | None = None) -> str:
         lines.append("  " + _("(no verified submissions)"))
     lines.append("")
     lines.append(_("Results per deal (score, result, moves)"))
+    # a result as people say it (open, rozehraná, kesken): as wide as the widest one shown
+    w_result = max([8] + [len(result_word(e.result)) for e in out.best.values()])
     for deal_id, label in out.deals:
         lines.append(f"  {said(label)}")
         for s in out.standings:
@@ -332,7 +335,8 @@ def standings_text(out: TournamentResult, wrap: int | None = None) -> str:
             # the English column says "moves" even for 1; other languages take their forms
             moves_cell = ngettext("{n:>4} moves", "{n:>4} moves", e.moves) if e else ""
             cell = (
-                f"{e.score:>6}  {e.result:<8} {moves_cell.format(n=e.moves)}  {shown_path(e.file)}"
+                f"{e.score:>6}  {result_word(e.result):<{w_result}} "
+                f"{moves_cell.format(n=e.moves)}  {shown_path(e.file)}"
                 if e
                 else "     -"
             )
@@ -342,7 +346,8 @@ def standings_text(out: TournamentResult, wrap: int | None = None) -> str:
         lines.append(_("Superseded (the player's better log on the same deal counts)"))
         for e in out.superseded:
             text = (
-                f"{shown_path(e.file)}  {shown(e.player)}, {said(e.label)}: {e.score}, {e.result}"
+                f"{shown_path(e.file)}  {shown(e.player)}, {said(e.label)}: {e.score}, "
+                f"{result_word(e.result)}"
             )
             lines.append(hanging("  ", text, 4, wrap))
     if out.rejected:

@@ -174,6 +174,31 @@ def test_tournament_text(
     assert result.stdout == snapshot
 
 
+RESULT_WORDS = {"cs": ("vyhraná", "rozehraná"), "fi": ("voitettu", "kesken")}
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_tournament_says_each_result_in_the_language(lang: str, tmp_path: Path) -> None:
+    """The results per deal and the superseded logs say a game's result as verify's table does
+    (vyhraná, kesken), not the log's English word; the JSON and CSV keep the English."""
+    won = (FIXTURES / "example-spiderette-53.yaml").read_text()
+    (tmp_path / "a-best.yaml").write_text(won.replace("game:", "player: alice\ngame:", 1))
+    (tmp_path / "a-other.yaml").write_text("player: alice\ngame: SD1-S1-AAAABIW\nmoves: [deal]\n")
+    (tmp_path / "b.yaml").write_text("player: bob\ngame: SD1-S1-AAAABIW\nmoves: [deal]\n")
+    result = run("tournament", str(tmp_path), "--lang", lang)
+    assert result.exit_code == 0, result.output
+    per_deal = result.stdout.split("\n\n")[2].splitlines()
+    superseded = " ".join(result.stdout.split("\n\n")[3].split())  # wrapped to the width
+    won_word, open_word = RESULT_WORDS[lang]
+    assert f"  {won_word} " in per_deal[2] and "a-best.yaml" in per_deal[2]  # alice
+    assert f"  {open_word} " in per_deal[3] and "b.yaml" in per_deal[3]
+    assert superseded.endswith(f"alice, SD1-S1-AAAABIW: 499, {open_word}")  # her other log
+    for line in [*per_deal, superseded]:
+        assert not re.search(r"\b(won|open)\b", line), line
+    english = run("tournament", str(tmp_path), "-f", "json", "--lang", lang)
+    assert [r["result"] for r in json.loads(english.stdout)["results"]] == ["won", "open"]
+
+
 @pytest.mark.parametrize("lang", OTHER)
 def test_hint_reasons(lang: str, snapshot: SnapshotAssertion) -> None:
     result = run("hint", "fixtures/spider-1suit-win.yaml", "--lang", lang)
