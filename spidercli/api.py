@@ -314,12 +314,17 @@ def verify(
 
 
 def standings(
-    paths: StrPath | Iterable[StrPath], manifest: StrPath | None = None, *, jobs: int = 1
+    paths: StrPath | Iterable[StrPath],
+    manifest: StrPath | None = None,
+    *,
+    jobs: int = 1,
+    max_bytes: int = MAX_LOG_BYTES,
 ) -> TournamentResult:
     """Tournament standings from the logs ``paths`` lead to, as ``spidercli tournament``
     gives them: each player's best verified log per deal counts, rejected logs are listed with
     the reason. ``manifest``: the YAML naming the tournament's deals and rules (a log folder may
-    hold it: it is not read as a log). ``jobs`` as ``verify``.
+    hold it: it is not read as a log). ``jobs`` and ``max_bytes`` (a bigger log is not counted,
+    as unusable) as ``verify``.
 
     ``InputError`` for a path that does not exist, an unusable manifest, or no logs found.
     """
@@ -333,6 +338,7 @@ def standings(
 
     given = list(_paths(paths, "paths"))
     workers = _positive(jobs, "jobs")
+    limit = _positive(max_bytes, "max_bytes")
     for path in given:  # a submission folder that is not there is the organiser's mistake
         if not os.path.exists(path) and not (glob.has_magic(path) and glob.glob(path)):
             raise InputError(N_("{path}: no such file or directory", path=path))
@@ -344,7 +350,7 @@ def standings(
         files = [f for f in files if Path(f).resolve() != skip]
     if not files:
         raise no_logs(given)
-    return standings(files, plan, jobs=workers)
+    return standings(files, plan, jobs=workers, max_bytes=limit)
 
 
 def duel(a: MoveLog, b: MoveLog) -> Judgement:

@@ -186,15 +186,21 @@ def _reason(v: Verdict) -> str:
 
 
 def standings(
-    paths: list[str], manifest: Manifest | None = None, *, jobs: int = 1
+    paths: list[str],
+    manifest: Manifest | None = None,
+    *,
+    jobs: int = 1,
+    max_bytes: int | None = None,
 ) -> TournamentResult:
+    """The standings of the logs ``paths``, each verified as ``verify`` does (``max_bytes``: the
+    size limit of one log, ``files.MAX_LOG_BYTES`` when None)."""
     wanted = {d for d, _label in manifest.deals} if manifest else None
     labels: dict[str, str] = dict(manifest.deals) if manifest else {}
     order: list[str] = [d for d, _ in manifest.deals] if manifest else []
     rejected: list[dict[str, Any]] = []
     best: dict[tuple[str, str], Submission] = {}
     superseded: list[Submission] = []
-    for v in verify_all(paths, rules=None, jobs=jobs, want_json=False):
+    for v in verify_all(paths, rules=None, jobs=jobs, want_json=False, max_bytes=max_bytes):
         r = v.replayed
         player = None if r is None else r.player
 

@@ -157,3 +157,29 @@ def test_an_unusable_log_is_named_once() -> None:
     data = json.loads(run("tournament", "fixtures/batch/d-unusable.yaml", "-f", "json").stdout)
     (rejected,) = data["rejected"]  # the JSON keeps its reason as it was
     assert rejected["reason"].startswith("unusable: fixtures/batch/d-unusable.yaml:3: ")
+
+
+def test_max_log_bytes_sets_the_limit_the_reason_names(tmp_path: Path) -> None:
+    """A log over the size limit is not counted, and its reason says that --max-log-bytes
+    raises the limit: tournament takes that option, with verify's meaning (and the API's
+    ``standings`` its ``max_bytes``)."""
+    from spidercli import api
+
+    (tmp_path / "small.yaml").write_text("player: ann\ngame: SD1-S1-AAAABIW\nmoves: [deal]\n")
+    _player_log(FIXTURES / "example-spiderette-53.yaml", tmp_path / "big.yaml", "bob")
+    size = (tmp_path / "big.yaml").stat().st_size
+    limited = run("tournament", str(tmp_path), "--max-log-bytes", "100", "-f", "json")
+    assert limited.exit_code == 0, limited.output
+    out = json.loads(limited.stdout)
+    assert [s["player"] for s in out["standings"]] == ["ann"]
+    (reason,) = [r["reason"] for r in out["rejected"]]
+    assert "than the limit of 100 bytes for one log; --max-log-bytes raises it" in reason
+    raised = run("tournament", str(tmp_path), "--max-log-bytes", str(size), "-f", "json")
+    assert [s["player"] for s in json.loads(raised.stdout)["standings"]] == ["bob", "ann"]
+    assert json.loads(raised.stdout) == json.loads(
+        run("tournament", str(tmp_path), "-f", "json").stdout
+    )
+    assert run("tournament", str(tmp_path), "--max-log-bytes", "0").exit_code == 2
+    assert [s.player for s in api.standings(tmp_path, max_bytes=100).standings] == ["ann"]
+    with pytest.raises(ValueError, match="max_bytes"):
+        api.standings(tmp_path, max_bytes=0)

@@ -10,8 +10,9 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import JobsOption, LangOption, PathsArgument, dump, unusable
+from spidercli.cli import JobsOption, LangOption, MaxLogBytesOption, PathsArgument, dump, unusable
 from spidercli.errors import InputError
+from spidercli.files import MAX_LOG_BYTES
 from spidercli.tournament import standings_csv, standings_text
 
 
@@ -37,6 +38,7 @@ def tournament(
         typer.Option("--format", "-f", help="table, json or csv (standings).", metavar="FORMAT"),
     ] = StandingsFormat.table,
     jobs: JobsOption = None,
+    max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
     lang: LangOption = None,
 ) -> None:
     """Standings from many players' logs.
@@ -55,7 +57,9 @@ def tournament(
     """
     as_json = fmt is StandingsFormat.json
     try:
-        outcome = api.standings(paths, manifest, jobs=jobs or os.cpu_count() or 1)
+        outcome = api.standings(
+            paths, manifest, jobs=jobs or os.cpu_count() or 1, max_bytes=max_log_bytes
+        )
     except InputError as err:  # a path not there, an unusable manifest, no logs
         unusable(err, as_json)
     if fmt is StandingsFormat.json:
