@@ -207,12 +207,20 @@ def deal(code: str) -> Board:
     return Board.start(setup)
 
 
-def hint(log: MoveLog, *, rules: str | None = None, timeout: float = 5.0) -> Hint:
+def hint(
+    log: MoveLog,
+    *,
+    rules: str | None = None,
+    timeout: float = 5.0,
+    on_search: Callable[[], None] | None = None,
+) -> Hint:
     """The best next action after ``log`` (never a deal), with the reasons, as ``spidercli
     hint`` gives it; the search for a win takes at most ``timeout`` seconds.
 
     ``IllegalLogError`` when the log has a refused action (there is no position to give a hint
-    for); ``InputError`` for a ruleset as ``replay``.
+    for); ``InputError`` for a ruleset as ``replay``. ``on_search`` is the command line's (called
+    just before a search, which a finished game or a card to turn up needs none of), not part
+    of the public API.
     """
     from spidercli.replay import IllegalLogError
     from spidercli.solution import hint
@@ -223,7 +231,7 @@ def hint(log: MoveLog, *, rules: str | None = None, timeout: float = 5.0) -> Hin
     if report.illegal:
         bad = report.illegal[0]
         raise IllegalLogError(no_hint_message(bad), path=log.path, line=bad.line, report=report)
-    return hint(report.game, timeout=seconds)
+    return hint(report.game, timeout=seconds, on_search=on_search)
 
 
 def solve(

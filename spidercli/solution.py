@@ -217,8 +217,10 @@ def reasons_for(game: Game, s: int, t: int, k: int) -> list[str]:
     return out
 
 
-def hint(game: Game, *, timeout: float = 5.0) -> Hint:
-    """The best next action from ``game`` (changed and restored; never a deal)."""
+def hint(game: Game, *, timeout: float = 5.0, on_search: Callable[[], None] | None = None) -> Hint:
+    """The best next action from ``game`` (changed and restored; never a deal). A game over
+    and a card to turn up are answered at once; otherwise the solver searches, and
+    ``on_search`` (the command line's note on the solver's pass) is called just before."""
     if game.over is not None:
         return Hint(None, [N_("the game is over ({result})", result=ResultWords(game.over))])
     flips = game.flippable()
@@ -227,6 +229,8 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
         return Hint(
             Flip(c + 1), [N_("turns up the face-down card of column {column}", column=c + 1)]
         )
+    if on_search is not None:
+        on_search()
     problem = problem_from_game(game)
     outcome = search(problem, timeout=timeout, proves=proves_under(game.rules))
     steps = outcome.steps

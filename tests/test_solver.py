@@ -503,6 +503,37 @@ def test_version_names_the_solvers_pass(monkeypatch: pytest.MonkeyPatch) -> None
     )
 
 
+def test_hint_notes_the_pure_python_pass_only_when_it_searches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A finished game, a card to turn up and a refused entry are answered without a search:
+    no note on the solver's pass then. The API's ``on_search`` is called before a search only."""
+    from spidercli import api
+
+    monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "1")
+    won = run("hint", "fixtures/spider-1suit-win.yaml")
+    assert won.exit_code == 0 and won.stderr == ""
+    assert "the game is over (won)" in won.stdout
+    refused = run("hint", "fixtures/illegal/build-one-higher.yaml")
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("spidercli: fixtures/illegal/build-one-higher.yaml:5: ")
+    assert refused.stderr.count("\n") == 1  # that line alone, no note before it
+    calls: list[str] = []
+
+    def hinted(text: str) -> str:
+        found = api.hint(api.parse_log(text), timeout=0.1, on_search=lambda: calls.append(text))
+        return str(found.action)
+
+    flip = "game: SP1-S1C-AAAAAAD\nrules: duel\nmoves: ['4>6']\n"  # duel rules: flip by hand
+    assert hinted(flip) == "flip 4" and calls == []
+    assert hinted((FIXTURES / "spider-1suit-win.yaml").read_text()) == "None" and calls == []
+    open_game = (FIXTURES / "spider-2suit-open.yaml").read_text()
+    hinted(open_game)
+    assert calls == [open_game]
+    searched = run("hint", "fixtures/spider-2suit-open.yaml", "--timeout", "0.1")
+    assert searched.stderr.startswith("spidercli: note: the solver runs its pure Python pass (")
+
+
 def test_solve_and_hint_note_the_pure_python_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     note = "spidercli: note: the solver runs its pure Python pass ("
     log = "fixtures/spider-2suit-open.yaml"

@@ -40,11 +40,14 @@ def hint(
     2 unusable input.
     """
     parsed = load(log, rules, as_json, max_log_bytes)[0]  # the ruleset is checked here too
-    note = pure_python_note()  # the search is slow: say so
-    if note is not None:
-        print(f"spidercli: {note}", file=sys.stderr)
+
+    def searching() -> None:  # a search in the pure Python pass is slow: say so, before it
+        note = pure_python_note()
+        if note is not None:
+            print(f"spidercli: {note}", file=sys.stderr)
+
     try:
-        found = api.hint(parsed, rules=rules, timeout=timeout)
+        found = api.hint(parsed, rules=rules, timeout=timeout, on_search=searching)
     except IllegalLogError as err:
         message = str(err)
         if as_json:
