@@ -68,10 +68,14 @@ def parse_code(text: str) -> GameCode:
     if not isinstance(text, str):
         raise CodeError(N_("a game code must be text, not {type}", type=type(text).__name__))
     # ASCII first: str.upper() maps some other letters to ASCII ones (U+017F to S, U+0131 to I).
-    upper = text.strip(_BLANKS).upper() if text.isascii() else ""
-    numbered = _PARSERS.get(upper[:2])
+    stripped = text.strip(_BLANKS)
+    upper = stripped.upper() if text.isascii() else ""
+    # An app's numbered deal is told by its two ASCII letters, so that a code with other digits
+    # after them (PS4-١٢٣, KP4-１２３) hears what a PS or KP code expects.
+    head = stripped[:2]
+    numbered = _PARSERS.get(head.upper()) if head.isascii() else None
     if numbered is not None:
-        return numbered(text.strip(_BLANKS), upper)
+        return numbered(stripped, upper)
     m = _CODE_RE.fullmatch(upper) if upper else None
     if m is None:
         raise CodeError(
@@ -132,9 +136,10 @@ def _parse_kpat(text: str, upper: str) -> GameCode:
     if m is None:
         raise CodeError(
             N_(
-                "{code} is not a game code: a KPat deal is KP, the suit count 1, 2 or 4, "
+                "{code} is not a game code{note}: a KPat deal is KP, the suit count 1, 2 or 4, "
                 "'-' and KPat's deal number 1 to {last}, as in KP2-17",
                 code=quoted(text),
+                note=ascii_note(text),
                 last=KPAT_MAX_DEAL,
             )
         )
@@ -166,9 +171,10 @@ def _parse_pysol(text: str, upper: str) -> GameCode:
     if m is None:
         raise CodeError(
             N_(
-                "{code} is not a game code: a PySol deal is PS, the suit count 1, 2 or 4, '-' "
-                "and PySol's game number, 1 to {last} or ms1 to ms{ms_last}, as in PS4-14934",
+                "{code} is not a game code{note}: a PySol deal is PS, the suit count 1, 2 or 4, "
+                "'-' and PySol's game number, 1 to {last} or ms1 to ms{ms_last}, as in PS4-14934",
                 code=quoted(text),
+                note=ascii_note(text),
                 last=PYSOL_MAX_NUMBER,
                 ms_last=PYSOL_MAX_MS,
             )

@@ -138,3 +138,43 @@ def test_card_parsing() -> None:
     assert card_str(parse_card(" qs ")) == "QS"
     with pytest.raises(ValueError, match="not a card"):
         parse_card("1S")
+
+
+@pytest.mark.parametrize(
+    ("code", "expects", "char"),
+    [
+        ("PS4-\u0661\u0662\u0663", "a PySol deal is PS, the suit count 1, 2 or 4", "U+0661"),
+        ("ps2-ms\u0663", "a PySol deal is PS, the suit count 1, 2 or 4", "U+0663"),
+        ("KP4-\uff11\uff12\uff13", "a KPat deal is KP, the suit count 1, 2 or 4", "U+FF11"),
+        (" kp2-1\uff17 ", "a KPat deal is KP, the suit count 1, 2 or 4", "U+FF17"),
+        ("KP\uff14-17", "a KPat deal is KP, the suit count 1, 2 or 4", "U+FF14"),
+        ("SP2-S1C-AAAAAA\u00c1", "expected SP or SD, the suit count 1, 2 or 4", "U+00C1"),
+        ("\u017fP2-S1C-AAAAAAA", "expected SP or SD, the suit count 1, 2 or 4", "U+017F"),
+    ],
+)
+def test_a_code_with_other_digits_hears_what_its_kind_of_code_expects(
+    code: str, expects: str, char: str
+) -> None:
+    """A PS or KP code with digits that are not ASCII (Arabic-Indic, full-width) is told what a
+    PS or KP code is, and which character is not ASCII; not what an SP or SD code is."""
+    with pytest.raises(CodeError) as caught:
+        parse_code(code)
+    message = str(caught.value)
+    assert message.startswith(f"'{code.strip()}' is not a game code ({char} is not ASCII): ")
+    assert expects in message
+
+
+def test_a_numbered_code_s_message_in_every_language() -> None:
+    from spidercli import i18n
+    from spidercli.messages import message_of, said
+
+    with pytest.raises(CodeError) as caught:
+        parse_code("PS4-\u0661\u0662\u0663")
+    message = message_of(caught.value)
+    try:
+        i18n.use("cs")
+        assert "(U+0661 není ASCII): kód hry z PySol tvoří PS" in said(message)
+        i18n.use("fi")
+        assert "(U+0661 ei ole ASCII): PySolin pelin koodissa on PS" in said(message)
+    finally:
+        i18n.use("en")

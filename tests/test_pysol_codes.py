@@ -209,7 +209,7 @@ def test_errors_are_translated() -> None:
     for bad, cs, fi in [
         ("PS4-0", "číslo hry 0 je mimo rozsah", "pelin numero 0 on sallitun alueen ulkopuolella"),
         ("PS3-1", "kódy PS mají 1, 2 nebo 4 barvy, ne 3", "PS-koodeissa on 1, 2 tai 4 maata"),
-        ("PS4-x", "hra z PySol je PS", "PySolin peli on PS"),
+        ("PS4-x", "kód hry z PySol tvoří PS", "PySolin pelin koodissa on PS"),
     ]:
         with pytest.raises(CodeError) as err:
             parse_code(bad)
