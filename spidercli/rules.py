@@ -291,15 +291,16 @@ def check_playable(rules: Ruleset, deal: Dealt) -> None:
         raise ValueError(
             N_(
                 "ruleset {name!r} plays the classic move rule only (a group moves only when it "
-                "is one suit: these cards under it are {code}), not the permissive one",
+                "is one suit; to play the same cards under it, use the game code {code}), not "
+                "the permissive one",
                 name=rules.name,
                 code=classic,
             )
             if classic is not None
             else N_(
                 "ruleset {name!r} plays the classic move rule only (a group moves only when it "
-                "is one suit: 'rule: classic' in the deal plays these cards under it), not the "
-                "permissive one",
+                "is one suit; to play the same cards under it, write 'rule: classic' in the "
+                "deal), not the permissive one",
                 name=rules.name,
             )
         )

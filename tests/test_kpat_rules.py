@@ -142,8 +142,9 @@ def test_duel_takes_kp_codes_but_judges_under_duel_rules(tmp_path: Path) -> None
 
 PERMISSIVE = "SP2-S1P-TIXLZWX"  # 7>2:1 then 2>9:2 moves a mixed-suit group under the P rule
 REFUSAL = (
-    "ruleset 'kpat' plays the classic move rule only (a group moves only when it is one suit: "
-    f"these cards under it are SP2-S1C-TIXLZWX), not the permissive one ({PERMISSIVE})"
+    "ruleset 'kpat' plays the classic move rule only (a group moves only when it is one suit; "
+    "to play the same cards under it, use the game code SP2-S1C-TIXLZWX), not the permissive "
+    f"one ({PERMISSIVE})"
 )
 
 
@@ -196,6 +197,23 @@ def test_a_permissive_game_under_kpat_is_refused_as_input(tmp_path: Path, spelle
     assert "expect" not in path.read_text()  # record left it alone
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "; to play the same cards under it, use the game code SP2-S1C-TIXLZWX)"),
+        ("cs", "; chcete-li hrát tytéž karty s tímto pravidlem, použijte kód hry SP2-S1C-TIXLZWX)"),
+        ("fi", "; pelaa samat kortit tällä säännöllä pelikoodilla SP2-S1C-TIXLZWX)"),
+    ],
+)
+def test_the_refusal_says_how_to_play_the_same_cards(lang: str, words: str, tmp_path: Path) -> None:
+    """The cards are said as cards, and the classic code as the way to play them (the refusal
+    read "these cards under it are SP2-S1C-...", as if cards were a code), in every language."""
+    result = run("replay", str(_permissive_log(tmp_path)), "--lang", lang)
+    assert result.exit_code == 2
+    assert words in result.stderr
+    assert not re.search(r"\b(are|jsou|ovat) SP2-S1C", result.stderr)
+
+
 def test_a_permissive_explicit_deal_under_kpat_is_refused(tmp_path: Path) -> None:
     deal = "\n".join(deal_lines(Setup.from_code(parse_code(PERMISSIVE))))
     for rule in ("permissive", "PERMISSIVE", "' Permissive '", "!!str permissive"):
@@ -207,7 +225,9 @@ def test_a_permissive_explicit_deal_under_kpat_is_refused(tmp_path: Path) -> Non
         assert result.exit_code == 2, result.output
         assert "ruleset 'kpat' plays the classic move rule only" in result.stderr
         assert f"{path}:1: " in result.stderr  # the rules: line
-        assert "'rule: classic' in the deal plays these cards under it" in result.stderr
+        assert "to play the same cards under it, write 'rule: classic' in the deal)" in (
+            result.stderr
+        )
         path.write_text(text.replace(f"rule: {rule}", "rule: classic") + "\nmoves: [deal]\n")
         assert run("replay", str(path), "--rules", "kpat").exit_code == 0
 
