@@ -25,6 +25,7 @@ from spidercli.codes import CodeError, Setup, parse_code, seed_letters, splitmix
 from spidercli.errors import InputError, OutputError, unwritable
 from spidercli.files import write_atomic
 from spidercli.i18n import _, ngettext
+from spidercli.i18n import number as in_language
 from spidercli.messages import N_, did_you_mean, message_of, quoted, said
 from spidercli.proof import default_memory
 from spidercli.rules import RULESETS
@@ -423,8 +424,8 @@ class Tally:
             unwinnable=self.count("unwinnable"),
             gave_up=self.count("gave-up"),
         )
-        median_moves = f"{statistics.median(moves):g}" if moves else "-"
-        median_gap = f"{statistics.median(gaps):g}" if gaps else "-"
+        median_moves = in_language(statistics.median(moves), "g") if moves else "-"  # 31,5 in cs
+        median_gap = in_language(statistics.median(gaps), "g") if gaps else "-"
         each = search / len(values) if values else 0.0
         tail = _(
             "median {moves} moves, median gap {gap}; {each:.2f} s a deal ({search:.1f} s of "

@@ -247,18 +247,18 @@ def test_spiderette_last_deal(lang: str, snapshot: SnapshotAssertion) -> None:
         assert after_last.startswith("Dobírací balíček: 0 karet, zbývající rozdání: 0; ")
         assert "Tahy: 4; skóre: 496." in after_last
     if lang == "fi":
-        assert before_last.startswith("Jakopakka: 3 korttia, 1 jako jäljellä; ")
-        assert after_last.startswith("Jakopakka: 0 korttia, 0 jakoa jäljellä; ")
+        assert before_last.startswith("Nostopakka: 3 korttia, 1 jako jäljellä; ")
+        assert after_last.startswith("Nostopakka: 0 korttia, 0 jakoa jäljellä; ")
 
 
 @pytest.mark.parametrize(
     ("runs", "czech", "finnish"),
     [
-        (1, "1 postupka z 8 byla odebrána (piková)", "poistetut suorat: 1/8 (pata)"),
+        (1, "1 postupka z 8 byla odebrána (piková)", "poistetut sarjat: 1/8 (pata)"),
         (
             2,
             "2 postupky z 8 byly odebrány (piková, srdcová)",
-            "poistetut suorat: 2/8 (pata, hertta)",
+            "poistetut sarjat: 2/8 (pata, hertta)",
         ),
         (4, "4 postupky z 8 byly odebrány (piková, srdcová, kárová, křížová)", "4/8"),
         (5, "5 postupek z 8 bylo odebráno (piková, srdcová, kárová, křížová, piková)", "5/8"),
@@ -331,7 +331,7 @@ def test_html_page_follows_lang(lang: str, tmp_path: Path) -> None:
     assert f'<html lang="{lang}">' in text
     assert "{{" not in text
     data = json.loads(re.search(r'id="data">(.*?)</script>', text).group(1))  # type: ignore[union-attr]
-    words = {"cs": ("Počáteční pozice", "Dobírací balíček: "), "fi": ("Alkuasema", "Jakopakka: ")}
+    words = {"cs": ("Počáteční pozice", "Dobírací balíček: "), "fi": ("Alkuasema", "Nostopakka: ")}
     start, stock = words[lang]
     assert data["text"]["start"] == start
     assert data["words"]["stock"][0].startswith(stock)
@@ -412,7 +412,7 @@ def test_html_page_script_speaks_the_language(
             "SP1-S1C-AAAAAAD, před odmítnutou položkou 1 `4&gt;1` (řádek 5)",
             "Dobírací balíček",
         ),
-        ("fi", "SP1-S1C-AAAAAAD, ennen hylättyä merkintää 1 `4&gt;1` (rivi 5)", "Jakopakka"),
+        ("fi", "SP1-S1C-AAAAAAD, ennen hylättyä merkintää 1 `4&gt;1` (rivi 5)", "Nostopakka"),
     ],
 )
 def test_svg_title_and_description_follow_lang(

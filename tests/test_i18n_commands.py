@@ -199,6 +199,41 @@ def test_tournament_says_each_result_in_the_language(lang: str, tmp_path: Path) 
     assert [r["result"] for r in json.loads(english.stdout)["results"]] == ["won", "open"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "head", "medians"),
+    [
+        ("en", "3 deals: 2 won, 1 unwinnable, 0 gave up", "median 71 moves, median gap 31.5"),
+        (
+            "cs",
+            "3 rozdání: vyhraných 2, nevyhratelných 1, bez výsledku 0",
+            "medián 71 tahů, medián rozdílu 31,5",
+        ),
+        (
+            "fi",
+            "3 jakoa: voitettuja 2, ei voitettavissa 1, keskeytettyjä 0",
+            "mediaani 71 siirtoa, erotuksen mediaani 31,5",
+        ),
+    ],
+)
+def test_sweep_summary_says_results_and_numbers_in_the_language(
+    lang: str, head: str, medians: str
+) -> None:
+    """The sweep's summary counts its results in words of the language (the glossary's
+    *voitettavissa* in Finnish), and writes a median as the language writes numbers."""
+    from spidercli.sweep import Tally
+
+    tally = Tally()
+    tally.add("A", {"result": "won", "moves": 70, "lower_bound": 39})
+    tally.add("B", {"result": "won", "moves": 72, "lower_bound": 40})
+    tally.add("C", {"result": "unwinnable"})
+    i18n.use(lang)
+    try:
+        summary = tally.summary()
+    finally:
+        i18n.use("en")
+    assert summary.startswith(f"{head}; {medians}; "), summary
+
+
 @pytest.mark.parametrize("lang", OTHER)
 def test_hint_reasons(lang: str, snapshot: SnapshotAssertion) -> None:
     result = run("hint", "fixtures/spider-1suit-win.yaml", "--lang", lang)
@@ -359,7 +394,7 @@ def test_import_kpat_card_error_names_the_card_in_the_language(
         (
             "cs",
             "stav 2 nevznikne z předchozího stavu jedním tahem kartou ani rozdáním (podle "
-            "pravidel Pavouka z KPat): uložená hra je poškozená nebo není z KPat",
+            "pravidel hry Spider z KPat): uložená hra je poškozená nebo není z KPat",
         ),
         (
             "fi",
