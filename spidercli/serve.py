@@ -182,9 +182,9 @@ def _run_one(config: Config, sock: socket.socket) -> None:
         raise Stopped
 
 
-def serve(options: Options, sock: socket.socket, ready: Callable[[], None] | None = None) -> None:
+def serve(options: Options, sock: socket.socket, ready: Callable[[], None] | None = None) -> int:
     """Serve on ``sock`` until SIGTERM or Ctrl-C, then finish the requests in flight and return
-    (``Stopped`` when the server could not start)."""
+    how many requests were answered (``Stopped`` when the server could not start)."""
     metrics = Metrics(options.workers)
     app = App(options.settings, metrics)
     config = _config(options, app)
@@ -205,8 +205,9 @@ def serve(options: Options, sock: socket.socket, ready: Callable[[], None] | Non
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
-        return
-    _supervise(options.workers, config, sock, metrics)
+    else:
+        _supervise(options.workers, config, sock, metrics)
+    return metrics.answered()
 
 
 def _supervise(workers: int, config: Config, sock: socket.socket, metrics: Metrics) -> None:

@@ -184,8 +184,7 @@ class App:
         except Busy:
             message = "the server is busy: every judging process is taken and the queue is full"
             reply = Reply(503, _json_text(error_json(message, None)), ((b"retry-after", b"1"),))
-        except _Gone:
-            self.metrics.request(endpoint, 400, time.perf_counter() - start)
+        except _Gone:  # nobody to answer: not counted
             return
         await self._send(send, reply, close)
         self.metrics.request(endpoint, reply.status, time.perf_counter() - start)

@@ -76,9 +76,9 @@ class Metrics:
         return sum(self._all[slot * _SLOT + index] for slot in range(self.slots))
 
     def answered(self) -> int:
-        """The requests this process has answered (its own slot)."""
+        """The requests answered by every process."""
         step = len(BUCKETS) + 2
-        return int(sum(self._mine[_HIST + e * step + len(BUCKETS)] for e in range(len(ENDPOINTS))))
+        return int(sum(self._sum(_HIST + e * step + len(BUCKETS)) for e in range(len(ENDPOINTS))))
 
     def text(self) -> str:
         """Every slot's counts summed, in Prometheus' text exposition format (0.0.4)."""

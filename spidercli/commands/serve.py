@@ -10,7 +10,7 @@ import typer
 
 from spidercli.cli import LangOption, MaxLogBytesOption, fail
 from spidercli.files import MAX_LOG_BYTES
-from spidercli.i18n import _
+from spidercli.i18n import _, ngettext
 from spidercli.messages import N_, shown
 
 
@@ -176,9 +176,12 @@ def serve(
         )
 
     try:
-        serve(options, sock, ready)
+        answered = serve(options, sock, ready)
     except Stopped:
         fail(N_("the server could not start its judging processes"), None, False)
     finally:
         sock.close()
-    print("spidercli: " + _("stopped"), file=sys.stderr)
+    said = ngettext(
+        "stopped after answering {count:,} request", "stopped after answering {count:,} requests", answered
+    ).format(count=answered)
+    print(f"spidercli: {said}", file=sys.stderr)
