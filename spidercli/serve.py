@@ -182,9 +182,16 @@ def _run_one(config: Config, sock: socket.socket) -> None:
         raise Stopped
 
 
-def serve(options: Options, sock: socket.socket, ready: Callable[[], None] | None = None) -> int:
+def serve(
+    options: Options,
+    sock: socket.socket,
+    ready: Callable[[], None] | None = None,
+    lost: Callable[[int, int], None] | None = None,
+) -> int:
     """Serve on ``sock`` until SIGTERM or Ctrl-C, then finish the requests in flight and return
-    how many requests were answered (``Stopped`` when the server could not start)."""
+    how many requests were answered (``Stopped`` when the server could not start). ``lost``
+    is told of a server process that died (its pid and ``waitpid``'s status): another takes its
+    place."""
     metrics = Metrics(options.workers)
     app = App(options.settings, metrics)
     config = _config(options, app)
@@ -206,11 +213,17 @@ def serve(options: Options, sock: socket.socket, ready: Callable[[], None] | Non
             for s, handler in previous.items():
                 signal.signal(s, handler)
     else:
-        _supervise(options.workers, config, sock, metrics)
+        _supervise(options.workers, config, sock, metrics, lost)
     return metrics.answered()
 
 
-def _supervise(workers: int, config: Config, sock: socket.socket, metrics: Metrics) -> None:
+def _supervise(
+    workers: int,
+    config: Config,
+    sock: socket.socket,
+    metrics: Metrics,
+    lost: Callable[[int, int], None] | None,
+) -> None:
     """``workers`` forked server processes on ``sock``; one that dies is replaced; SIGTERM or
     SIGINT is passed on to each, and this returns once all have stopped."""
     children: dict[int, int] = {}  # pid: slot
@@ -237,8 +250,8 @@ def _supervise(workers: int, config: Config, sock: socket.socket, metrics: Metri
                 status = 3
             finally:
                 os._exit(status)
+        children[pid] = slot  # known before a signal can come, so that ``stop`` reaches it
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        children[pid] = slot
 
     def stop(signum: int, frame: object) -> None:
         nonlocal stopping
@@ -262,6 +275,8 @@ def _supervise(workers: int, config: Config, sock: socket.socket, metrics: Metri
                 children.pop(pid, None)
                 continue
             slot = children.pop(pid)
+            if lost is not None:
+                lost(pid, status)
             if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3:
                 failed += 1  # could not start: stop them all rather than loop
                 if failed >= workers:

@@ -44,6 +44,7 @@ class Server:
             start_new_session=True,
         )
         self.lines: list[str] = []
+        self.calls = 0  # responses this client has had from it
         self._url = threading.Event()
         self.url = ""
         threading.Thread(target=self._read, daemon=True).start()
@@ -87,9 +88,11 @@ class Server:
             data = body.encode() if isinstance(body, str) else body
             connection.request(method, path, data, headers or {})
             reply = connection.getresponse()
-            return Response(
+            got = Response(
                 reply.status, {k.lower(): v for k, v in reply.getheaders()}, reply.read()
             )
+            self.calls += 1
+            return got
         finally:
             connection.close()
 

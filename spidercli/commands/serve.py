@@ -175,8 +175,19 @@ def serve(
             file=sys.stderr,
         )
 
+    def lost(pid: int, status: int) -> None:
+        from spidercli.workers import worker_death
+
+        print(
+            "spidercli: "
+            + _("the server process {pid} {how}; another takes its place").format(
+                pid=pid, how=worker_death(status)
+            ),
+            file=sys.stderr,
+        )
+
     try:
-        answered = serve(options, sock, ready)
+        answered = serve(options, sock, ready, lost)
     except Stopped:
         fail(N_("the server could not start its judging processes"), None, False)
     finally:
