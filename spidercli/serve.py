@@ -168,6 +168,7 @@ def _config(options: Options, app: App) -> Config:
         timeout_keep_alive=int(max(1, options.keep_alive)),
         timeout_graceful_shutdown=int(longest + s.body_seconds),
         server_header=False,
+        loop="auto",  # uvloop where it is installed (the serve extra installs it)
     )
 
 
