@@ -31,7 +31,9 @@ from tests.served import Server, cpu_ticks
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "fixtures" / "example-spider-1suit-117.yaml"
-MIX = sorted((ROOT / "fixtures").glob("*.yaml")) + sorted((ROOT / "fixtures" / "illegal").glob("*.yaml"))
+MIX = sorted((ROOT / "fixtures").glob("*.yaml")) + sorted(
+    (ROOT / "fixtures" / "illegal").glob("*.yaml")
+)
 TICK = os.sysconf("SC_CLK_TCK")
 
 _LUA = """
@@ -85,7 +87,17 @@ def run_wrk(server: Server, script: Path, clients: int, seconds: float) -> dict[
     url = f"http://{server.host}:{server.port}/v1/verify"
     before = server_ticks(server)
     done = subprocess.run(
-        ["wrk", "-t1", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--timeout", "10s", "-s", str(script), url],
+        [
+            "wrk",
+            "-t1",
+            f"-c{clients}",
+            f"-d{max(1, round(seconds))}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(script),
+            url,
+        ],
         capture_output=True,
         text=True,
         check=True,

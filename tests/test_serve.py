@@ -5,6 +5,7 @@ on the fixtures (good, illegal, bad) and on generated logs."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -18,9 +19,7 @@ import pytest
 from tests.helpers import FIXTURES, ROOT
 from tests.served import Server, generated_logs
 
-YAML_FIXTURES = sorted(
-    p for p in FIXTURES.rglob("*.y*ml") if "kpat" not in p.parts and p.is_file()
-)
+YAML_FIXTURES = sorted(p for p in FIXTURES.rglob("*.y*ml") if "kpat" not in p.parts and p.is_file())
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +86,7 @@ def test_verify_answers_verifys_records_of_generated_logs(server: Server, tmp_pa
         paths[-1].write_text(text)
     expected = _cli_records(paths)
     statuses = set()
-    for path, text in zip(paths, logs):
+    for path, text in zip(paths, logs, strict=False):
         got = server.call("POST", "/v1/verify", text)
         assert got.json() == expected[str(path)], text
         statuses.add(got.json()["status"])
@@ -97,7 +96,7 @@ def test_verify_answers_verifys_records_of_generated_logs(server: Server, tmp_pa
     assert batch.status == 200
     records = batch.json()["records"]
     assert [r["file"] for r in records] == [f"request[{i}]" for i in range(len(logs))]
-    for i, (record, path) in enumerate(zip(records, paths)):
+    for i, (record, path) in enumerate(zip(records, paths, strict=False)):
         record["file"] = "request"
         if "error" in record:
             record["error"]["message"] = record["error"]["message"].replace(
@@ -109,7 +108,17 @@ def test_verify_answers_verifys_records_of_generated_logs(server: Server, tmp_pa
 def test_rules_override_the_logs_as_verify_rules_does(server: Server) -> None:
     path = FIXTURES / "duel-finish.yaml"
     cli = subprocess.run(
-        [sys.executable, "-m", "spidercli", "verify", "-f", "jsonl", "--rules", "pavouk", str(path)],
+        [
+            sys.executable,
+            "-m",
+            "spidercli",
+            "verify",
+            "-f",
+            "jsonl",
+            "--rules",
+            "pavouk",
+            str(path),
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -237,8 +246,16 @@ def test_hint_budget_may_be_lowered_never_raised(server: Server) -> None:
 
 def test_solve_answers_solve_json_within_the_servers_budget(server: Server) -> None:
     cli = subprocess.run(
-        [sys.executable, "-m", "spidercli", "solve", "SP4-S1C-AAAAAAB", "--max-states", "300"]
-        + ["--json"],
+        [
+            sys.executable,
+            "-m",
+            "spidercli",
+            "solve",
+            "SP4-S1C-AAAAAAB",
+            "--max-states",
+            "300",
+            "--json",
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -255,7 +272,9 @@ def test_solve_answers_solve_json_within_the_servers_budget(server: Server) -> N
     assert capped.json()["states"] == 5000  # the server's cap (--solve-states), not the request's
     assert capped.json()["result"] == "gave-up"
     assert capped.headers["spidercli-max-states"] == "5000"
-    won = server.post_json("/v1/solve", {"log": (FIXTURES / "example-spiderette-53.yaml").read_text()})
+    won = server.post_json(
+        "/v1/solve", {"log": (FIXTURES / "example-spiderette-53.yaml").read_text()}
+    )
     assert won.status == 200 and won.json()["result"] == "won"
     both = server.post_json("/v1/solve", {"game": "SD1-S1-AAAAAAC", "log": "x"})
     assert both.status == 422
@@ -276,7 +295,7 @@ def test_every_answer_follows_the_openapi_description(server: Server) -> None:
     }
     record = doc["components"]["schemas"]["VerifyRecord"]
     error = doc["components"]["schemas"]["Error"]
-    for path in YAML_FIXTURES[:12] + [FIXTURES / "bad" / "bad-yaml.yaml"]:
+    for path in [*YAML_FIXTURES[:12], FIXTURES / "bad" / "bad-yaml.yaml"]:
         got = server.call("POST", "/v1/verify", path.read_bytes())
         jsonschema.validate(got.json(), record)
     jsonschema.validate(server.call("POST", "/v1/verify?rules=x", b"").json(), error)
@@ -322,8 +341,7 @@ DOC = ROOT / "docs" / "serve.md"
 
 
 def _curl_examples() -> list[str]:
-    text = DOC.read_text(encoding="utf-8")
-    return [line.strip() for line in text.splitlines() if line.strip().startswith("curl ")]
+    return [line for line in _block("sh").splitlines() if line.startswith("curl ")]
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
@@ -339,3 +357,35 @@ def test_the_docs_curl_examples_run_against_the_server(server: Server) -> None:
         assert done.stdout.strip(), example
         if "/metrics" not in command:
             json.loads(done.stdout)
+
+
+def _block(language: str) -> str:
+    found = re.search(rf"```{language}\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
+    assert found is not None, language
+    return found[1]
+
+
+@pytest.mark.parametrize(
+    ("language", "program", "file"),
+    [("js", "node", "verify.mjs"), ("php", "php", "verify.php")],
+)
+def test_the_docs_javascript_and_php_examples_run_against_the_server(
+    server: Server, tmp_path: Path, language: str, program: str, file: str
+) -> None:
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not installed")
+    script = tmp_path / file
+    script.write_text(_block(language))
+    env = {**os.environ, "SPIDERCLI_URL": f"http://127.0.0.1:{server.port}"}
+    good = subprocess.run(
+        [program, str(script), str(FIXTURES / "example-spider-1suit-117.yaml")],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert good.returncode == 0, good.stderr
+    assert good.stdout == "valid 1183\n"
+    bad = subprocess.run(
+        [program, str(script), str(FIXTURES / "bad" / "bad-code.yaml")],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("request:")

@@ -106,7 +106,7 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off(server: Server) -> None:
         try:
             sock.send(bytes([byte]))
             reply += sock.recv(4096)
-        except socket.timeout:
+        except TimeoutError:
             continue
         except OSError:
             break
@@ -186,7 +186,7 @@ def test_a_thousand_connections_at_once_are_all_answered(server: Server) -> None
 def test_a_log_costlier_than_the_cpu_budget_is_refused_and_stalls_nothing(server: Server) -> None:
     """A 1 MiB log of deal/undo pairs takes about a second of CPU to verify: past the budget
     (0.3 s here) it is answered 422, and the other judge answers the others meanwhile."""
-    costly: list[http.client.HTTPResponse | bytes] = []
+    costly: list[bytes] = []
 
     def send() -> None:
         got = server.call("POST", "/v1/verify", undo_log(1 << 20))

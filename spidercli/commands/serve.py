@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from typing import Annotated
 
@@ -176,15 +177,12 @@ def serve(
         )
 
     def lost(pid: int, status: int) -> None:
-        from spidercli.workers import worker_death
-
-        print(
-            "spidercli: "
-            + _("the server process {pid} {how}; another takes its place").format(
-                pid=pid, how=worker_death(status)
-            ),
-            file=sys.stderr,
-        )
+        if os.WIFSIGNALED(status):
+            cause = signal.Signals(os.WTERMSIG(status)).name
+        else:
+            cause = f"exit {os.waitstatus_to_exitcode(status)}"
+        said = _("the server process {pid} ended ({cause}); another takes its place")
+        print(f"spidercli: {said.format(pid=pid, cause=cause)}", file=sys.stderr)
 
     try:
         answered = serve(options, sock, ready, lost)
@@ -193,6 +191,8 @@ def serve(
     finally:
         sock.close()
     said = ngettext(
-        "stopped after answering {count:,} request", "stopped after answering {count:,} requests", answered
+        "stopped after answering {count:,} request",
+        "stopped after answering {count:,} requests",
+        answered,
     ).format(count=answered)
     print(f"spidercli: {said}", file=sys.stderr)
