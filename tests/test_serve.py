@@ -389,3 +389,28 @@ def test_the_docs_javascript_and_php_examples_run_against_the_server(
     )  # fmt: skip
     assert bad.returncode == 2
     assert bad.stderr.startswith("request:")
+
+
+@pytest.mark.parametrize(
+    ("lang", "says"),
+    [
+        ("en", "cannot listen on 127.0.0.1:{port}: "),
+        ("cs", "nelze naslouchat na 127.0.0.1:{port}: "),
+        ("fi", "osoitetta 127.0.0.1:{port} ei voi kuunnella: "),
+    ],
+)
+def test_a_port_taken_is_said_in_the_language_exit_2(lang: str, says: str) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "spidercli", "serve", "--port", str(port), "--lang", lang],
+            capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("spidercli: ")
+    assert says.format(port=port) in done.stderr
+    assert "Traceback" not in done.stderr
