@@ -46,7 +46,7 @@ class Settings:
     cpu_seconds: float = 2.0  # a judge's CPU for one log
     hint_seconds: float = 5.0  # the most a hint's search may take
     solve_seconds: float = 10.0  # the most a solve's search may take
-    solve_states: int = 1_000_000  # the most positions a solve's search may take
+    max_states_cap: int = 1_000_000  # the most positions a hint's or solve's search may take
     judges: int = 2  # judging processes of each server process
     queue: int = 1024  # requests waiting for a judge, at most
     max_batch: int = 1000  # logs in one batch
@@ -457,15 +457,20 @@ class App:
         return Reply(200, _json_text(board.to_json()))
 
     async def hint(self, scope: Scope, receive: Receive) -> Reply:
-        data, values = await self._envelope(scope, receive, ("log", "rules", "timeout"))
+        keys = ("log", "rules", "timeout", "max_states")
+        data, values = await self._envelope(scope, receive, keys)
         if data is None:
             raise HttpError(422, "log: missing; the body is the log, or JSON with its text in log")
         s = self.settings
         rules = self._rules(values)
         timeout = self._number(values, "timeout", s.hint_seconds)
-        task = HintTask(data, rules, NAME, s.max_bytes, timeout)
+        states = self._whole(values, "max_states", s.max_states_cap)
+        task = HintTask(data, rules, NAME, s.max_bytes, timeout, states)
         answer = await self._ask(task, s.cpu_seconds + timeout)
-        budget = ((b"spidercli-timeout", f"{timeout:g}".encode()),)
+        budget = (
+            (b"spidercli-timeout", f"{timeout:g}".encode()),
+            (b"spidercli-max-states", str(states).encode()),
+        )
         return Reply(answer.status, (answer.body + "\n").encode("utf-8"), budget)
 
     async def solve(self, scope: Scope, receive: Receive) -> Reply:
@@ -479,7 +484,7 @@ class App:
             raise HttpError(422, f"game: expected a game code (a string), not {_kind(game)}")
         rules = self._rules(values)
         timeout = self._number(values, "timeout", s.solve_seconds)
-        states = self._whole(values, "max_states", s.solve_states)
+        states = self._whole(values, "max_states", s.max_states_cap)
         task = SolveTask(game, data, rules, NAME, s.max_bytes, timeout, states)
         answer = await self._ask(task, s.cpu_seconds + timeout)
         budget = (

@@ -176,13 +176,19 @@ def document(limits: dict[str, Any]) -> dict[str, Any]:
                 "post": {
                     "summary": "The best next move of a log (hint --json).",
                     "description": "A log with a refused action has no next move: 422. The "
-                    "search's seconds are in the answer's Spidercli-Timeout header.",
+                    "budget used is in the Spidercli-Timeout and Spidercli-Max-States headers.",
                     "parameters": [rules_query],
                     "requestBody": _log_body(
                         {
                             "log": log,
                             "rules": rules,
                             "timeout": budget("timeout", s.hint_seconds, "Seconds of search"),
+                            "max_states": {
+                                "type": "integer",
+                                "minimum": 1,
+                                "description": "Positions searched; at most, and by default, "
+                                f"{s.max_states_cap:,} on this server.",
+                            },
                         },
                         ["log"],
                     ),
@@ -215,7 +221,7 @@ def document(limits: dict[str, Any]) -> dict[str, Any]:
                                 "type": "integer",
                                 "minimum": 1,
                                 "description": "Positions searched; at most, and by default, "
-                                f"{s.solve_states:,} on this server.",
+                                f"{s.max_states_cap:,} on this server.",
                             },
                         },
                         [],

@@ -59,6 +59,7 @@ class HintTask(NamedTuple):
     name: str
     max_bytes: int
     timeout: float
+    max_states: int
 
 
 class SolveTask(NamedTuple):
@@ -125,7 +126,10 @@ def _run(task: Task) -> Answer:
     try:
         if isinstance(task, HintTask):
             log = api.parse_log(task.data, name=task.name, max_bytes=task.max_bytes)
-            record = api.hint(log, rules=task.rules, timeout=task.timeout).to_json()
+            found = api.hint(
+                log, rules=task.rules, timeout=task.timeout, max_states=task.max_states
+            )
+            record = found.to_json()
         else:
             game: str | MoveLog
             if task.data is not None:

@@ -217,8 +217,9 @@ def reasons_for(game: Game, s: int, t: int, k: int) -> list[str]:
     return out
 
 
-def hint(game: Game, *, timeout: float = 5.0) -> Hint:
-    """The best next action from ``game`` (changed and restored; never a deal)."""
+def hint(game: Game, *, timeout: float = 5.0, max_states: int | None = None) -> Hint:
+    """The best next action from ``game`` (changed and restored; never a deal), the search for a
+    win taking at most ``timeout`` seconds and ``max_states`` positions (None: no limit)."""
     if game.over is not None:
         return Hint(None, [N_("the game is over ({result})", result=ResultWords(game.over))])
     flips = game.flippable()
@@ -228,7 +229,9 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
             Flip(c + 1), [N_("turns up the face-down card of column {column}", column=c + 1)]
         )
     problem = problem_from_game(game)
-    outcome = search(problem, timeout=timeout, proves=proves_under(game.rules))
+    outcome = search(
+        problem, timeout=timeout, max_states=max_states, proves=proves_under(game.rules)
+    )
     steps = outcome.steps
     if steps:
         wins_in = len(steps)
@@ -258,14 +261,25 @@ def hint(game: Game, *, timeout: float = 5.0) -> Hint:
             score = solver.cost(solver.after_move(node, *step))
             if best is None or score < best[0]:
                 best = (score, step)
+    by_states = max_states is not None and outcome.progress.stop == "states"
     if best is None or best[0] >= solver.cost(node):
-        why = N_(
-            "no move improves the position, and no win was found in {seconds:g} s", seconds=timeout
-        )
+        if by_states:
+            why = N_(
+                "no move improves the position, and no win was found in {states:,} positions",
+                states=max_states,
+            )
+        else:
+            why = N_(
+                "no move improves the position, and no win was found in {seconds:g} s",
+                seconds=timeout,
+            )
         return Hint(None, [why])
     s, t, k = best[1]
     reasons = reasons_for(game, s, t, k) or [N_("improves the position")]
-    reasons.append(N_("no win found in {seconds:g} s", seconds=timeout))
+    if by_states:
+        reasons.append(N_("no win found in {states:,} positions", states=max_states))
+    else:
+        reasons.append(N_("no win found in {seconds:g} s", seconds=timeout))
     return Hint(_as_move(game, s, t, k), reasons)
 
 

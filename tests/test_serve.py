@@ -24,7 +24,7 @@ YAML_FIXTURES = sorted(p for p in FIXTURES.rglob("*.y*ml") if "kpat" not in p.pa
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    served = Server("--judges", "2", "--solve-seconds", "20", "--solve-states", "5000")
+    served = Server("--judges", "2", "--solve-seconds", "20", "--max-states", "5000")
     try:
         yield served
     finally:
@@ -242,6 +242,34 @@ def test_hint_budget_may_be_lowered_never_raised(server: Server) -> None:
     higher = server.call("POST", "/v1/hint?timeout=99999", log)
     assert higher.headers["spidercli-timeout"] == "5"  # the server's cap (--hint-seconds)
     assert server.call("POST", "/v1/hint?timeout=-1", log).status == 422
+    few = server.post_json("/v1/hint", {"log": log, "max_states": 50})
+    assert few.headers["spidercli-max-states"] == "50"
+    assert few.json()["reasons"][-1].endswith("found in 50 positions")
+    assert server.call("POST", "/v1/hint?max_states=10000000", log).headers[
+        "spidercli-max-states"
+    ] == ("5000")  # the server's cap (--max-states)
+
+
+def test_a_hints_search_is_bounded_by_positions_too() -> None:
+    """``spidercli.hint(..., max_states=N)``: the budget the server caps, the same on every
+    machine."""
+    import spidercli
+
+    log = spidercli.parse_log("game: SP4-S1C-AAAAAAB\nmoves: []\n")
+    first = spidercli.hint(log, timeout=60, max_states=40)
+    assert first.to_json() == spidercli.hint(log, timeout=60, max_states=40).to_json()
+    assert first.to_json() == {
+        "action": "4>9",
+        "reasons": [
+            "reveals a card in column 4",
+            "builds on the same suit",
+            "no win found in 40 positions",
+        ],
+        "wins_in": None,
+        "deal_next": False,
+    }
+    with pytest.raises(ValueError, match="max_states must be 1 or more"):
+        spidercli.hint(log, max_states=0)
 
 
 def test_solve_answers_solve_json_within_the_servers_budget(server: Server) -> None:
@@ -269,7 +297,7 @@ def test_solve_answers_solve_json_within_the_servers_budget(server: Server) -> N
     assert record == expected
     assert got.headers["spidercli-max-states"] == "300"
     capped = server.post_json("/v1/solve", {"game": "SP4-S1C-AAAAAAB", "max_states": 10**9})
-    assert capped.json()["states"] == 5000  # the server's cap (--solve-states), not the request's
+    assert capped.json()["states"] == 5000  # the server's cap (--max-states), not the request's
     assert capped.json()["result"] == "gave-up"
     assert capped.headers["spidercli-max-states"] == "5000"
     won = server.post_json(

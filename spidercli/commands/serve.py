@@ -65,10 +65,13 @@ def serve(
             "--solve-seconds", help="The longest search of a solve.", min=0.01, metavar="SECONDS"
         ),
     ] = 10.0,
-    solve_states: Annotated[
+    max_states_cap: Annotated[
         int,
         typer.Option(
-            "--solve-states", help="The most positions a solve searches.", min=1, metavar="N"
+            "--max-states",
+            help="The most positions a hint's or a solve's search takes.",
+            min=1,
+            metavar="N",
         ),
     ] = 1_000_000,
     header_timeout: Annotated[
@@ -147,7 +150,7 @@ def serve(
         cpu_seconds=cpu_seconds,
         hint_seconds=hint_seconds,
         solve_seconds=solve_seconds,
-        solve_states=solve_states,
+        max_states_cap=max_states_cap,
         judges=judges or max(1, cores // workers),
         cors=cors,
     )
