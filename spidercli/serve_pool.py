@@ -126,10 +126,10 @@ def _run(task: Task) -> Answer:
     try:
         if isinstance(task, HintTask):
             log = api.parse_log(task.data, name=task.name, max_bytes=task.max_bytes)
-            found = api.hint(
+            hinted = api.hint(
                 log, rules=task.rules, timeout=task.timeout, max_states=task.max_states
             )
-            record = found.to_json()
+            record = hinted.to_json()
         else:
             game: str | MoveLog
             if task.data is not None:
