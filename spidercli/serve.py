@@ -69,12 +69,19 @@ class GuardedProtocol(HttpToolsProtocol):
 
     header_seconds = 10.0
     header_bytes = 64 << 10
+    stopping = False  # set when the server is told to stop (``_Server.handle_exit``)
 
     _head_timer: Any = None
     _head_size = 0
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
+        if GuardedProtocol.stopping:
+            # Accepted as the server stopped, after uvicorn told each connection to close: it
+            # would never be told, and a client keeping it busy would hold the server open.
+            # Closed before a byte is read, so no request on it was taken.
+            transport.close()
+            return
         self._head_begun()
 
     def on_message_begin(self) -> None:
@@ -172,12 +179,20 @@ def _config(options: Options, app: App) -> Config:
     )
 
 
+class _Server(Server):
+    """uvicorn's server, which tells the protocol when it is told to stop."""
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        GuardedProtocol.stopping = True
+        super().handle_exit(sig, frame)
+
+
 class Stopped(Exception):
     """The server could not start (its lifespan failed: no judging process could be made)."""
 
 
 def _run_one(config: Config, sock: socket.socket) -> None:
-    server = Server(config)
+    server = _Server(config)
     server.run(sockets=[sock])
     if not server.started:
         raise Stopped
