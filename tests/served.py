@@ -30,10 +30,11 @@ class Response(NamedTuple):
 
 
 class Server:
-    """``spidercli serve --port 0 ARGS...`` running in a process group of its own; its stderr is
-    kept in ``lines`` as it comes."""
+    """``spidercli serve --port 0 ARGS...`` running in a process group of its own (``session``:
+    and a session of its own); its stderr is kept in ``lines`` as it comes."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, session: bool = True) -> None:
+        self.session = session
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "spidercli", "serve", "--port", "0", *args],
             stdin=subprocess.DEVNULL,
@@ -41,7 +42,7 @@ class Server:
             stderr=subprocess.PIPE,
             cwd=ROOT,
             env={**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"},
-            start_new_session=True,
+            start_new_session=session,
         )
         self.lines: list[str] = []
         self.calls = 0  # responses this client has had from it
@@ -117,8 +118,12 @@ class Server:
             raise AssertionError("the server did not stop on SIGTERM") from None
 
     def kill(self) -> None:
+        """The server killed, and its judges with it (they end when their pipes close)."""
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.pid, signal.SIGKILL)
+            if self.session:
+                os.killpg(self.pid, signal.SIGKILL)
+            else:
+                self.proc.kill()
         self.proc.wait()
 
 
