@@ -169,7 +169,7 @@ def _config(options: Options, app: App) -> Config:
         http=protocol,
         ws="none",
         lifespan="on",
-        log_level="warning",
+        log_level="info" if options.access_log else "warning",
         access_log=options.access_log,
         limit_concurrency=options.max_connections,
         timeout_keep_alive=int(max(1, options.keep_alive)),

@@ -186,6 +186,14 @@ class App:
             reply = Reply(503, _json_text(error_json(message, None)), ((b"retry-after", b"1"),))
         except _Gone:  # nobody to answer: not counted
             return
+        except (
+            Exception
+        ) as err:  # a bug, not the request's fault: said, and logged for the operator
+            import logging
+
+            logging.getLogger("uvicorn.error").exception("spidercli serve: internal error")
+            message = f"internal error: {type(err).__name__}: {shown(str(err))}. Please report it."
+            reply = Reply(500, _json_text(error_json(message, None)))
         await self._send(send, reply, close)
         self.metrics.request(endpoint, reply.status, time.perf_counter() - start)
 

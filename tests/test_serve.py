@@ -441,3 +441,12 @@ def test_a_port_taken_is_said_in_the_language_exit_2(lang: str, says: str) -> No
     assert done.stderr.startswith("spidercli: ")
     assert says.format(port=port) in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_cors_origin_that_would_break_a_header_is_refused() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "spidercli", "serve", "--port", "0", "--cors", "x\r\nSet-Cookie: a"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--cors: 'x\\x0d\\x0aSet-Cookie: a' is not an origin" in done.stderr

@@ -12,7 +12,7 @@ import typer
 from spidercli.cli import LangOption, MaxLogBytesOption, fail
 from spidercli.files import MAX_LOG_BYTES
 from spidercli.i18n import _, ngettext
-from spidercli.messages import N_, shown
+from spidercli.messages import N_, quoted, shown
 
 
 def serve(
@@ -110,7 +110,8 @@ def serve(
         ),
     ] = None,
     access_log: Annotated[
-        bool, typer.Option("--access-log", help="Log each request on stderr.")
+        bool,
+        typer.Option("--access-log", help="Log each request (uvicorn's log, on standard output)."),
     ] = False,
     lang: LangOption = None,
 ) -> None:
@@ -140,6 +141,12 @@ def serve(
                 "pip install 'spidercli[serve]'",
                 missing=shown(err.name or str(err)),
             ),
+            None,
+            False,
+        )
+    if cors is not None and (cors == "" or not all(" " < c <= "~" for c in cors)):
+        fail(
+            N_("--cors: {origin} is not an origin (https://example.org) or *", origin=quoted(cors)),
             None,
             False,
         )
