@@ -1,9 +1,10 @@
 """``spidercli serve`` against the real server (a process on a loopback port, started once for
-the module) and a real HTTP client: every endpoint, and the same verdicts as ``verify -f jsonl``
-on the fixtures (good, illegal, bad) and on generated logs."""
+the module) and a real HTTP client: every endpoint, the same verdicts as ``verify -f jsonl`` on
+the fixtures (good, illegal, bad) and on generated logs, and 1,000 connections at once."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -450,3 +451,33 @@ def test_a_cors_origin_that_would_break_a_header_is_refused() -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert "--cors: 'x\\x0d\\x0aSet-Cookie: a' is not an origin" in done.stderr
+
+
+_SMALL = (FIXTURES / "spider-1suit-win.yaml").read_bytes()
+
+
+def test_a_thousand_connections_at_once_are_all_answered(server: Server) -> None:
+    request = (
+        b"POST /v1/verify HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        + f"Content-Length: {len(_SMALL)}\r\n\r\n".encode()
+        + _SMALL
+    )
+
+    async def many() -> list[bytes]:
+        pairs = await asyncio.gather(
+            *(asyncio.open_connection(server.host, server.port) for _ in range(1000))
+        )  # every connection open before any request is sent
+
+        async def one(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bytes:
+            writer.write(request)
+            await writer.drain()
+            reply = await reader.read()
+            writer.close()
+            return reply
+
+        return await asyncio.wait_for(asyncio.gather(*(one(r, w) for r, w in pairs)), 120)
+
+    replies = asyncio.run(many())
+    statuses = [reply.split(b" ", 2)[1] for reply in replies]
+    assert statuses.count(b"200") == 1000, {s: statuses.count(s) for s in set(statuses)}
+    assert all(b'"status": "valid"' in reply for reply in replies)

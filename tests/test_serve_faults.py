@@ -1,11 +1,12 @@
 """``spidercli serve`` against hostile clients and faults, each against the real server (a process
-on a loopback port): a 100 MB body, slow headers and bodies, a silent connection, 1,000
-connections at once, a log that costs more CPU than the budget, a judging process killed in the
-middle of a request, and SIGTERM under load (no request that was accepted is lost)."""
+on a loopback port, with deadlines of a second): a 100 MB body, slow headers and bodies, a silent
+connection, a log that costs more CPU than the budget, a judging process killed in the middle of
+a request, and SIGTERM under load (no request that was accepted is lost). 1,000 connections at
+once are in test_serve.py, against a server with the default deadlines: opening them all takes
+more than a second on a loaded machine."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import http.client
 import json
@@ -154,33 +155,6 @@ def test_a_body_sent_a_byte_at_a_time_is_cut_off_with_408(server: Server) -> Non
     assert reply.startswith(b"HTTP/1.1 408 "), reply[:200]
     assert b"the request body did not come within 1 s" in reply
     assert time.monotonic() - start < 4
-
-
-def test_a_thousand_connections_at_once_are_all_answered(server: Server) -> None:
-    request = (
-        b"POST /v1/verify HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-        + f"Content-Length: {len(SMALL)}\r\n\r\n".encode()
-        + SMALL
-    )
-
-    async def many() -> list[bytes]:
-        pairs = await asyncio.gather(
-            *(asyncio.open_connection(server.host, server.port) for _ in range(1000))
-        )  # every connection open before any request is sent
-
-        async def one(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bytes:
-            writer.write(request)
-            await writer.drain()
-            reply = await reader.read()
-            writer.close()
-            return reply
-
-        return await asyncio.wait_for(asyncio.gather(*(one(r, w) for r, w in pairs)), 120)
-
-    replies = asyncio.run(many())
-    statuses = [reply.split(b" ", 2)[1] for reply in replies]
-    assert statuses.count(b"200") == 1000, {s: statuses.count(s) for s in set(statuses)}
-    assert all(b'"status": "valid"' in reply for reply in replies)
 
 
 def test_a_log_costlier_than_the_cpu_budget_is_refused_and_stalls_nothing(server: Server) -> None:
