@@ -31,7 +31,7 @@ def server() -> Iterator[Server]:
     finally:
         status = served.stop()
         assert status == 0, served.lines
-        assert re.search(r"stopped after answering \d+ requests", "".join(served.lines))
+        assert re.search(r"stopped after answering [\d,]+ requests", "".join(served.lines))
 
 
 def _cli_records(paths: list[Path]) -> dict[str, dict[str, object]]:
