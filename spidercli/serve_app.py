@@ -76,6 +76,7 @@ class Reply(NamedTuple):
     status: int
     body: bytes
     headers: tuple[tuple[bytes, bytes], ...] = ()
+    kind: bytes = b"application/json"  # the Content-Type
 
 
 _JSON = b"application/json"
@@ -198,9 +199,8 @@ class App:
         self.metrics.request(endpoint, reply.status, time.perf_counter() - start)
 
     async def _send(self, send: Send, reply: Reply, close: bool) -> None:
-        kind = b"text/plain; version=0.0.4; charset=utf-8" if reply.body[:1] == b"#" else _JSON
         headers = [
-            (b"content-type", kind),
+            (b"content-type", reply.kind),
             (b"content-length", str(len(reply.body)).encode()),
             (b"x-content-type-options", b"nosniff"),
             (b"cache-control", b"no-store"),
@@ -517,7 +517,8 @@ class App:
         return Reply(200 if alive else 503, _json_text(value))
 
     async def prometheus(self, scope: Scope, receive: Receive) -> Reply:
-        return Reply(200, self.metrics.text().encode("utf-8"))
+        kind = b"text/plain; version=0.0.4; charset=utf-8"  # Prometheus' text format
+        return Reply(200, self.metrics.text().encode("utf-8"), kind=kind)
 
 
 def _kind(value: object) -> str:
