@@ -20,6 +20,20 @@ from typing import Any, NamedTuple
 from tests.helpers import ROOT
 
 
+def open_files(wanted: int = 8192) -> int:
+    """Raise this process's limit of open files (and so a server's it starts) towards ``wanted``
+    (as far as the hard limit lets): 1,000 connections at once take a descriptor each, in the
+    client and in the server. Returns the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
+
+
 class Response(NamedTuple):
     status: int
     headers: dict[str, str]  # names in lower case

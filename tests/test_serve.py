@@ -18,20 +18,21 @@ import jsonschema
 import pytest
 
 from tests.helpers import FIXTURES, ROOT
-from tests.served import Server, generated_logs
+from tests.served import Server, generated_logs, open_files
 
 YAML_FIXTURES = sorted(p for p in FIXTURES.rglob("*.y*ml") if "kpat" not in p.parts and p.is_file())
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
+    open_files()  # before the server starts: it inherits the limit
     served = Server("--judges", "2", "--solve-seconds", "20", "--max-states", "5000")
     try:
         yield served
     finally:
         status = served.stop()
         assert status == 0, served.lines
-        assert re.search(r"stopped after answering [\d,]+ requests", "".join(served.lines))
+        assert re.search(r"stopped after answering [\d,]+ requests?", "".join(served.lines))
 
 
 def _cli_records(paths: list[Path]) -> dict[str, dict[str, object]]:
@@ -457,6 +458,8 @@ _SMALL = (FIXTURES / "spider-1suit-win.yaml").read_bytes()
 
 
 def test_a_thousand_connections_at_once_are_all_answered(server: Server) -> None:
+    if open_files() < 2100:
+        pytest.skip("the limit of open files is below 2,100 and cannot be raised")
     request = (
         b"POST /v1/verify HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
         + f"Content-Length: {len(_SMALL)}\r\n\r\n".encode()
