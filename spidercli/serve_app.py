@@ -187,9 +187,7 @@ class App:
             reply = Reply(503, _json_text(error_json(message, None)), ((b"retry-after", b"1"),))
         except _Gone:  # nobody to answer: not counted
             return
-        except (
-            Exception
-        ) as err:  # a bug, not the request's fault: said, and logged for the operator
+        except Exception as err:  # a bug, not the request's fault: said, and logged
             import logging
 
             logging.getLogger("uvicorn.error").exception("spidercli serve: internal error")
