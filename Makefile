@@ -3,11 +3,12 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# What replay needs (typer, pyyaml, rich), and on top of it the development tools.
+# What replay needs (typer, pyyaml, rich) and serve (uvicorn, httptools: the serve extra), and on
+# top of it the development tools.
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test test-slow lint bench bench-solver bench-kpat bench-sweep fuzz snapshots i18n pictures clean
+.PHONY: demo test test-slow lint bench bench-serve bench-solver bench-kpat bench-sweep fuzz snapshots i18n pictures clean
 
 # The interpreter is checked before use: one that cannot start (not installed, a pyenv shim for a
 # version pyenv does not have) is told apart from one that starts but is older than 3.10.
@@ -22,8 +23,8 @@ $(BIN)/python:
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(RUN_STAMP): pyproject.toml setup.py spidercli/_beam.c spidercli/_proof.c spidercli/_passes.h | $(BIN)/python
-	@echo "make: installing spidercli and what it needs to run (typer, pyyaml, rich) into $(VENV)"
-	$(BIN)/python -m pip install --quiet -e .
+	@echo "make: installing spidercli and what it needs to run (typer, pyyaml, rich; uvicorn for serve) into $(VENV)"
+	$(BIN)/python -m pip install --quiet -e '.[serve]'
 	@touch $@
 
 $(DEV_STAMP): pyproject.toml setup.py spidercli/_beam.c spidercli/_proof.c spidercli/_passes.h | $(BIN)/python
@@ -63,6 +64,12 @@ lint: $(DEV_STAMP)
 
 bench: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench
+
+# spidercli serve under load, on loopback only (docs/serve.md): wrk (Debian's package) with
+# keep-alive at 1, 16 and 64 connections, on the 117-move example and on a mix of the fixtures'
+# logs (illegal ones too), beside the in-process API in the same run; a few minutes.
+bench-serve: $(DEV_STAMP)
+	$(BIN)/python -m tests.bench_serve
 
 # Solve 50 fixed deals per suit count (1, 2, 4) with a 60 s budget each, two at a time.
 bench-solver: $(DEV_STAMP)

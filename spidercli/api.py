@@ -212,10 +212,12 @@ def hint(
     *,
     rules: str | None = None,
     timeout: float = 5.0,
+    max_states: int | None = None,
     on_search: Callable[[], None] | None = None,
 ) -> Hint:
     """The best next action after ``log`` (never a deal), with the reasons, as ``spidercli
-    hint`` gives it; the search for a win takes at most ``timeout`` seconds.
+    hint`` gives it; the search for a win takes at most ``timeout`` seconds and ``max_states``
+    positions (None: no limit; a budget the same on every machine).
 
     ``IllegalLogError`` when the log has a refused action (there is no position to give a hint
     for); ``InputError`` for a ruleset as ``replay``. ``on_search`` is the command line's (called
@@ -227,11 +229,12 @@ def hint(
     from spidercli.solving import no_hint_message
 
     seconds = _seconds(timeout, "timeout")
+    budget = None if max_states is None else _positive(max_states, "max_states")
     report = replay(log, rules)
     if report.illegal:
         bad = report.illegal[0]
         raise IllegalLogError(no_hint_message(bad), path=log.path, line=bad.line, report=report)
-    return hint(report.game, timeout=seconds, on_search=on_search)
+    return hint(report.game, timeout=seconds, max_states=budget, on_search=on_search)
 
 
 def solve(

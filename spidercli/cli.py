@@ -79,6 +79,11 @@ COMMANDS: dict[str, Command] = {  # in the order the root's help lists them
         "sweep",
         "Solve many deals: one JSON record a deal, as each finishes.",
     ),
+    "serve": Command(
+        "spidercli.commands.serve",
+        "serve",
+        "Serve the HTTP API: verify, deal, hint and solve, as JSON.",
+    ),
     "record": Command(
         "spidercli.commands.record", "record", "Write or refresh each log's expect block in place."
     ),

@@ -217,9 +217,16 @@ def reasons_for(game: Game, s: int, t: int, k: int) -> list[str]:
     return out
 
 
-def hint(game: Game, *, timeout: float = 5.0, on_search: Callable[[], None] | None = None) -> Hint:
-    """The best next action from ``game`` (changed and restored; never a deal). A game over
-    and a card to turn up are answered at once; otherwise the solver searches, and
+def hint(
+    game: Game,
+    *,
+    timeout: float = 5.0,
+    max_states: int | None = None,
+    on_search: Callable[[], None] | None = None,
+) -> Hint:
+    """The best next action from ``game`` (changed and restored; never a deal), the search for a
+    win taking at most ``timeout`` seconds and ``max_states`` positions (None: no limit). A game
+    over and a card to turn up are answered at once; otherwise the solver searches, and
     ``on_search`` (the command line's note on the solver's pass) is called just before."""
     if game.over is not None:
         return Hint(None, [N_("the game is over ({result})", result=ResultWords(game.over))])
@@ -232,7 +239,9 @@ def hint(game: Game, *, timeout: float = 5.0, on_search: Callable[[], None] | No
     if on_search is not None:
         on_search()
     problem = problem_from_game(game)
-    outcome = search(problem, timeout=timeout, proves=proves_under(game.rules))
+    outcome = search(
+        problem, timeout=timeout, max_states=max_states, proves=proves_under(game.rules)
+    )
     steps = outcome.steps
     if steps:
         wins_in = len(steps)
@@ -262,14 +271,25 @@ def hint(game: Game, *, timeout: float = 5.0, on_search: Callable[[], None] | No
             score = solver.cost(solver.after_move(node, *step))
             if best is None or score < best[0]:
                 best = (score, step)
+    by_states = max_states is not None and outcome.progress.stop == "states"
     if best is None or best[0] >= solver.cost(node):
-        why = N_(
-            "no move improves the position, and no win was found in {seconds:g} s", seconds=timeout
-        )
+        if by_states:
+            why = N_(
+                "no move improves the position, and no win was found in {states:,} positions",
+                states=max_states,
+            )
+        else:
+            why = N_(
+                "no move improves the position, and no win was found in {seconds:g} s",
+                seconds=timeout,
+            )
         return Hint(None, [why])
     s, t, k = best[1]
     reasons = reasons_for(game, s, t, k) or [N_("improves the position")]
-    reasons.append(N_("no win found in {seconds:g} s", seconds=timeout))
+    if by_states:
+        reasons.append(N_("no win found in {states:,} positions", states=max_states))
+    else:
+        reasons.append(N_("no win found in {seconds:g} s", seconds=timeout))
     return Hint(_as_move(game, s, t, k), reasons)
 
 

@@ -1,0 +1,443 @@
+"""``spidercli serve``'s judging processes: each request's log is judged (verified, hinted at,
+solved) in a worker process of its own, never in the server's, so that a log that costs seconds
+never stalls the other requests, and a judge that goes wrong is killed and replaced.
+
+The judges are forked by the server process (``Judges.start``), each with two pipes, tasks in
+and answers out, framed as ``verify``'s workers frame theirs (``workers._frame``: a length and a
+pickle). A judge does one task at a time; the server's event loop never blocks on one (its ends
+of the pipes are non-blocking, watched by the loop).
+
+Three limits hold each task:
+
+- **CPU**: a judge arms a profiling timer (``ITIMER_PROF``: the process's own CPU time, whatever
+  the machine's load) before each task; when it fires, the task is abandoned and answered as
+  too costly, and the judge, whose state the interruption may have left anywhere, exits after
+  answering; a new one takes its place.
+- **Wall time**: the server gives each task a guard (``guard`` seconds): a judge that has not
+  answered by then (stopped, swapped out, stuck in a C call) is killed (``SIGKILL``) and
+  replaced, and the request is answered 503.
+- **Death**: a judge that dies (a signal, the out-of-memory killer) costs the one request it was
+  judging (503, naming the signal, as ``verify`` names it), and is replaced.
+
+Why not ``verify``'s supervisor (``workers.supervised``): it is a generator over a batch, driven
+by its caller, while here each request awaits its own answer in an event loop; what fits is
+shared: the framing, a worker's start-up (``_worker_init``) and the words for a death
+(``worker_death``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import pickle
+import signal
+from collections import deque
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from spidercli.messages import error_json, located, shown
+from spidercli.serve_metrics import Metrics
+from spidercli.verdict import invalid, verify_one
+from spidercli.workers import _HEAD, _MASKS, _STOPS, _exactly, _frame, _worker_init, worker_death
+
+
+class VerifyTask(NamedTuple):
+    """Verify one log (its bytes, as a file holds them): ``verify -f jsonl``'s record."""
+
+    data: bytes
+    rules: str | None
+    name: str
+    max_bytes: int
+
+
+class HintTask(NamedTuple):
+    """The best next move of a log: ``hint --json``'s record."""
+
+    data: bytes
+    rules: str | None
+    name: str
+    max_bytes: int
+    timeout: float
+    max_states: int
+
+
+class SolveTask(NamedTuple):
+    """A search for a win of a game code (``game``) or of a log's deal (``data``): ``solve
+    --json``'s record."""
+
+    game: str | None
+    data: bytes | None
+    rules: str | None
+    name: str
+    max_bytes: int
+    timeout: float
+    max_states: int
+
+
+Task = VerifyTask | HintTask | SolveTask
+
+
+class Answer(NamedTuple):
+    """A judge's answer: the HTTP ``status``, the JSON ``body`` (text), and the ``verdict``'s
+    status for a verified log (None otherwise)."""
+
+    status: int
+    body: str
+    verdict: str | None = None
+
+
+class Busy(Exception):
+    """No judge is free and the queue of requests waiting for one is full."""
+
+
+# ------------------------------------------------------------------------ in a judge
+
+
+class _Spent(BaseException):
+    """The task's CPU budget ran out (raised by the profiling timer's signal). A BaseException, so
+    that no ``except Exception`` on the way swallows it."""
+
+
+def _spent(signum: int, frame: object) -> None:
+    raise _Spent
+
+
+def _error(message: str, line: int | None = None) -> str:
+    import json
+
+    return json.dumps(error_json(message, line), ensure_ascii=False)
+
+
+def _run(task: Task) -> Answer:
+    """The task's answer (in a judge)."""
+    import json
+
+    from spidercli import api
+    from spidercli.errors import InputError
+    from spidercli.logtypes import MoveLog
+    from spidercli.replay import IllegalLogError
+
+    if isinstance(task, VerifyTask):
+        verdict = verify_one(task.name, task.rules, True, task.max_bytes, content=task.data)
+        assert verdict.json is not None
+        status = 422 if verdict.replayed is None else 200
+        return Answer(status, verdict.json, verdict.status)
+    try:
+        if isinstance(task, HintTask):
+            log = api.parse_log(task.data, name=task.name, max_bytes=task.max_bytes)
+            hinted = api.hint(
+                log, rules=task.rules, timeout=task.timeout, max_states=task.max_states
+            )
+            record = hinted.to_json()
+        else:
+            game: str | MoveLog
+            if task.data is not None:
+                game = api.parse_log(task.data, name=task.name, max_bytes=task.max_bytes)
+            else:
+                game = task.game or ""
+            found = api.solve(
+                game, rules=task.rules, timeout=task.timeout, max_states=task.max_states
+            )
+            record = found.to_json()
+    except (InputError, IllegalLogError) as err:
+        return Answer(422, _error(str(err), err.line))
+    return Answer(200, json.dumps(record, ensure_ascii=False))
+
+
+def _too_costly(task: Task, seconds: float) -> Answer:
+    message = located(
+        task.name,
+        None,
+        f"judging this request took more than {seconds:g} s of CPU, this server's limit for "
+        "one request; verify it with the command line, or on a server with a higher "
+        "--cpu-seconds",
+    )
+    if isinstance(task, VerifyTask):
+        verdict = invalid(task.name, message, None, True)
+        assert verdict.json is not None
+        return Answer(422, verdict.json, verdict.status)
+    return Answer(422, _error(message))
+
+
+def answer(task: Task, cpu: float) -> tuple[Answer, bool]:
+    """``task``'s answer within ``cpu`` seconds of this process's CPU, and whether this judge
+    must now retire (the budget ran out, or a bug was met: its state may be anything)."""
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_PROF, cpu)
+            return _run(task), False
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+    except _Spent:
+        return _too_costly(task, cpu), True
+    except Exception as err:  # a bug, not the input's fault: say so, and start afresh
+        message = located(
+            task.name,
+            None,
+            f"internal error: {type(err).__name__}: {shown(str(err))}. Please report it with "
+            "this log.",
+        )
+        return Answer(500, _error(message)), True
+
+
+def _judge(tasks: int, answers: int) -> None:
+    """A judge's loop: a task (with its CPU budget) in, its answer out, until the server closes
+    the task pipe, or the judge must retire."""
+    _worker_init()
+    signal.signal(signal.SIGPROF, _spent)
+    with open(tasks, "rb") as reader, open(answers, "wb") as writer:
+        while True:
+            head = _exactly(reader, _HEAD.size)
+            if head is None:
+                return
+            body = _exactly(reader, _HEAD.unpack(head)[0])
+            if body is None:
+                return
+            task, cpu = pickle.loads(body)
+            reply, retire = answer(task, cpu)
+            writer.write(_frame((reply, retire)))
+            writer.flush()
+            if retire:
+                return
+
+
+# ------------------------------------------------------------------- in the server
+
+
+@dataclass(eq=False)
+class _Judge:
+    pid: int
+    tasks: int  # the write end of its task pipe (non-blocking)
+    answers: int  # the read end of its answer pipe (non-blocking)
+    unsent: bytearray = field(default_factory=bytearray)
+    received: bytearray = field(default_factory=bytearray)
+    future: asyncio.Future[Answer] | None = None  # the answer awaited
+    why: str = "died"  # why it ends, when it does: died, cpu, stuck
+    retiring: bool = False
+
+
+_PIPE_SIZE = 1 << 20  # a log at the limit in one write, where Linux lets a pipe hold it
+
+
+class Judges:
+    """``count`` judging processes and the requests waiting for one (at most ``queue``)."""
+
+    def __init__(self, count: int, queue: int, metrics: Metrics) -> None:
+        self.count = count
+        self.queue = queue
+        self.metrics = metrics
+        self.judges: dict[int, _Judge] = {}  # by pid
+        self._idle: list[_Judge] = []
+        self._waiters: deque[asyncio.Future[_Judge]] = deque()
+        self._closing = False
+
+    def start(self) -> None:
+        """Fork the judges (from the running event loop's thread)."""
+        # What a judge runs, imported once here rather than in each judge at its first task.
+        import spidercli.api
+        import spidercli.solution
+        import spidercli.solving  # noqa: F401
+
+        for _ in range(self.count):
+            self._release(self._spawn())
+
+    def pids(self) -> list[int]:
+        return sorted(self.judges)
+
+    def _spawn(self) -> _Judge:
+        loop = asyncio.get_running_loop()
+        tasks_in, tasks_out = os.pipe()
+        answers_in, answers_out = os.pipe()
+        for fd in (tasks_in, answers_in):
+            with contextlib.suppress(OSError, AttributeError):
+                import fcntl
+
+                fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) if _MASKS else None
+        try:
+            pid = os.fork()
+            if pid == 0:  # the judge: it never returns from here
+                status = 70
+                try:
+                    signal.set_wakeup_fd(-1)  # the server's loop's, not the judge's
+                    _close_all_but(tasks_in, answers_out)
+                    _judge(tasks_in, answers_out)
+                    status = 0
+                finally:
+                    os._exit(status)
+        finally:
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        os.close(tasks_in)
+        os.close(answers_out)
+        os.set_blocking(tasks_out, False)
+        os.set_blocking(answers_in, False)
+        judge = _Judge(pid, tasks_out, answers_in)
+        self.judges[pid] = judge
+        loop.add_reader(answers_in, self._readable, judge)
+        return judge
+
+    def _release(self, judge: _Judge) -> None:
+        """A free judge: to the first request waiting, else to the idle ones."""
+        if judge.retiring or self.judges.get(judge.pid) is not judge:
+            return
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(judge)
+                return
+        self._idle.append(judge)
+
+    async def _acquire(self) -> _Judge:
+        if self._idle:
+            return self._idle.pop()
+        if sum(not w.done() for w in self._waiters) >= self.queue:
+            raise Busy
+        waiter: asyncio.Future[_Judge] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self._release(waiter.result())  # handed over as this request was cancelled
+            raise
+
+    async def ask(self, task: Task, cpu: float, guard: float) -> Answer:
+        """``task``'s answer from a free judge (waiting for one), within ``cpu`` seconds of the
+        judge's CPU and ``guard`` seconds of waiting for it once sent. ``Busy`` when no judge is
+        free and the queue is full."""
+        judge = await self._acquire()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Answer] = loop.create_future()
+        judge.future = future
+        judge.unsent += _frame((task, cpu))
+        self._write(judge)
+        stuck = loop.call_later(guard, self._stuck, judge, future, guard)
+        try:
+            return await future
+        finally:
+            stuck.cancel()
+
+    def _write(self, judge: _Judge) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            del judge.unsent[: os.write(judge.tasks, judge.unsent)]
+        except BlockingIOError:
+            pass
+        except BrokenPipeError:  # the judge is gone: its answer pipe says so
+            judge.unsent.clear()
+        if judge.unsent:
+            loop.add_writer(judge.tasks, self._write, judge)
+        else:
+            loop.remove_writer(judge.tasks)
+
+    def _readable(self, judge: _Judge) -> None:
+        try:
+            data = os.read(judge.answers, 1 << 20)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._lost(judge)
+            return
+        buffer = judge.received
+        buffer += data
+        start = 0
+        while len(buffer) - start >= _HEAD.size:
+            (size,) = _HEAD.unpack_from(buffer, start)
+            end = start + _HEAD.size + size
+            if end > len(buffer):
+                break
+            reply, retire = pickle.loads(buffer[start + _HEAD.size : end])
+            start = end
+            if retire:
+                judge.retiring = True
+                judge.why = "cpu"
+            future, judge.future = judge.future, None
+            if future is not None and not future.done():
+                future.set_result(reply)
+            self._release(judge)
+        del buffer[:start]
+
+    def _stuck(self, judge: _Judge, future: asyncio.Future[Answer], guard: float) -> None:
+        """A judge that has not answered within its guard: killed, and the request answered."""
+        if judge.future is not future or self.judges.get(judge.pid) is not judge:
+            return
+        judge.why = "stuck"
+        judge.retiring = True
+        judge.future = None
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(judge.pid, signal.SIGKILL)
+        if not future.done():
+            message = (
+                f"the process judging this request did not answer within {guard:g} s (the "
+                "server may be overloaded); it was stopped and replaced: try again"
+            )
+            future.set_result(Answer(503, _error(message)))
+
+    def _lost(self, judge: _Judge) -> None:
+        """A judge ended (retired, killed, crashed): its request answered, a new judge made."""
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(judge.answers)
+        loop.remove_writer(judge.tasks)
+        for fd in (judge.answers, judge.tasks):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        del self.judges[judge.pid]
+        with contextlib.suppress(ValueError):
+            self._idle.remove(judge)
+        status: int | None = None
+        with contextlib.suppress(ChildProcessError):
+            _, status = os.waitpid(judge.pid, 0)
+        future, judge.future = judge.future, None
+        if future is not None and not future.done():
+            message = (
+                f"internal error: the process judging this request {worker_death(status)}; "
+                "it was replaced: try again, and report it with this log if it happens again"
+            )
+            future.set_result(Answer(503, _error(message)))
+        if self._closing:
+            return
+        self.metrics.replaced(judge.why)
+        with contextlib.suppress(OSError):  # no process to be had now: one judge fewer
+            self._release(self._spawn())
+
+    async def close(self) -> None:
+        """End the judges once their answers are in (the server has stopped taking requests)."""
+        self._closing = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while any(j.future is not None for j in self.judges.values()) and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        judges = list(self.judges.values())
+        for judge in judges:
+            loop.remove_reader(judge.answers)
+            loop.remove_writer(judge.tasks)
+            for fd in (judge.tasks, judge.answers):
+                with contextlib.suppress(OSError):
+                    os.close(fd)  # the judge reads the end of its task pipe and exits
+        for judge in judges:
+            for _ in range(500):
+                pid, _status = os.waitpid(judge.pid, os.WNOHANG)
+                if pid:
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(judge.pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(judge.pid, 0)
+        self.judges.clear()
+
+
+def _close_all_but(*keep: int) -> None:
+    """Close every file descriptor above 2 but ``keep``: a judge holds no socket of the server's
+    (the listening one above all: a judge left behind must not keep the port)."""
+    low = 3
+    for fd in sorted(keep):
+        if fd >= low:
+            os.closerange(low, fd)
+            low = fd + 1
+    os.closerange(low, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
