@@ -297,7 +297,10 @@ _DEAL_COLUMNS = "".join(
     for c in ["[JS]", "[QS, KS]", "[9S, 8S, 4S]", "[KS, 6S, 5S, KS]", "[2S, JS, 8S, AS, AS]",
               "[2S, QS, TS, JS, 3S, 7S]", "{column}"]
 )  # fmt: skip
-_DEAL_STOCK = "\n    - 8S 4S 3S 4S 5S JS 9S\n    - 8S 9S 7S TS 5S 5S 7S\n    - {stock line}\n    - 6S QS KS"
+_DEAL_STOCK = "".join(
+    "\n    - " + line
+    for line in ["8S 4S 3S 4S 5S JS 9S", "8S 9S 7S TS 5S 5S 7S", "{stock line}", "6S QS KS"]
+)
 _LOG_SLOTS = {
     "game": "SP1-S1C-AAAAAAD",
     "rules": "classic",
@@ -314,8 +317,8 @@ _LOG_SLOTS = {
     "entry": "deal",
     "entry 2": "undo",
     "key": "player",
-    "deal": "\n  game: {deal.game}\n  rule: {deal.rule}\n  suits: {deal.suits}\n  columns:{deal.columns}"
-    "\n  stock:{deal.stock}",
+    "deal": "\n  game: {deal.game}\n  rule: {deal.rule}\n  suits: {deal.suits}"
+    "\n  columns:{deal.columns}\n  stock:{deal.stock}",
     "deal.game": "spiderette",
     "deal.rule": "classic",
     "deal.suits": "1",
@@ -325,7 +328,9 @@ _LOG_SLOTS = {
     "deal.stock": _DEAL_STOCK,
     "stock line": "9S 2S 2S TS QS 4S 3S",
 }
-_LOG_WITH_CODE = "game: {game}\nrules: {rules}\n{key}: {player}\ntime: {time}\nexpect:{expect}\nmoves:{moves}\n"
+_LOG_WITH_CODE = (
+    "game: {game}\nrules: {rules}\n{key}: {player}\ntime: {time}\nexpect:{expect}\nmoves:{moves}\n"
+)
 _LOG_WITH_DEAL = "deal:{deal}\nplayer: {player}\nmoves: [{entry}]\n"
 _MANIFEST_SLOTS = {
     "name": "Winter cup",

@@ -23,7 +23,6 @@ from spidercli.files import MAX_LOG_BYTES
 from spidercli.findlogs import find_logs
 from spidercli.formats import DEFAULT_FORMAT, FORMATS, formats_help, write_verdicts
 from spidercli.i18n import _
-from spidercli.messages import N_
 from spidercli.rules import RULESETS
 from spidercli.terminal import stderr_console, verify_bar
 
@@ -81,14 +80,8 @@ def verify(
             html_dir=html_dir,
             with_json=FORMATS[fmt.value].json,
         )
-    except InputError as err:  # an unknown ruleset, no logs
+    except InputError as err:  # an unknown ruleset, no logs, an --html-dir that is a file
         unusable(err, False)
-    if html_dir is not None:
-        try:
-            os.makedirs(html_dir, exist_ok=True)
-        except OSError as err:
-            why = N_("cannot be created: {reason}", reason=err.strerror or str(err))
-            fail(N_("--html-dir {dir}: {why}", dir=html_dir, why=why), None, False)
     tick = None
     bar = None
     if sys.stderr.isatty():
