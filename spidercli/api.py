@@ -284,6 +284,7 @@ def verify(
     max_bytes: int = MAX_LOG_BYTES,
     html_dir: StrPath | None = None,
     with_json: bool = True,
+    gitignore: bool = True,
 ) -> Generator[Verdict, None, None]:
     """Verify the logs ``paths`` lead to, as ``spidercli verify`` does: a ``Verdict`` for each,
     lazily and in order; one bad file never stops the rest.
@@ -293,7 +294,10 @@ def verify(
     every log under one ruleset. ``jobs``: worker processes (forked; 1 verifies in this one).
     ``html_dir``, a folder (made if it is not there), gets an HTML page for each log that is
     not valid (``verdict.page``). ``with_json=False`` saves making each verdict's JSON record
-    (about a tenth of the time) when ``to_json()`` is not wanted.
+    (about a tenth of the time) when ``to_json()`` is not wanted. A folder's search skips what
+    the ``.gitignore`` files on the way ignore (the repository's, from its top folder down, and
+    ``.git/info/exclude``), as ``git`` and ``ruff`` do; files and folders named in ``paths``
+    are read all the same; ``gitignore=False`` reads every log (``--no-ignore``).
 
     ``InputError`` at once, before any log is verified, for an unknown ruleset, paths that
     lead to no log, or an ``html_dir`` that is not a folder and cannot be made one (a file of
@@ -303,8 +307,9 @@ def verify(
     """
     from spidercli.workers import verdicts
 
-    if not isinstance(with_json, bool):
-        raise TypeError(f"with_json must be a bool, not {type(with_json).__name__}")
+    for flag, value in (("with_json", with_json), ("gitignore", gitignore)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{flag} must be a bool, not {type(value).__name__}")
     pages = None if html_dir is None else _path(html_dir, "html_dir")
     found = verdicts(
         _paths(paths, "paths"),
@@ -313,6 +318,7 @@ def verify(
         want_json=with_json,
         max_bytes=_positive(max_bytes, "max_bytes"),
         html_dir=pages,
+        gitignore=gitignore,
     )
     if pages is not None:
         try:

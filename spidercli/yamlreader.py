@@ -95,7 +95,7 @@ _STANDARD = {
 }
 # The standard tags that tag a single value (a scalar), and the one each collection takes.
 _SCALAR_TAGS = _STANDARD - {MAP_TAG, SEQ_TAG}
-_COLLECTION_TAG = {yaml.SequenceNode: SEQ_TAG, yaml.MappingNode: MAP_TAG}
+_COLLECTION_TAG: dict[type, str] = {yaml.SequenceNode: SEQ_TAG, yaml.MappingNode: MAP_TAG}
 _KIND = {
     INT_TAG: N_("an integer"),
     NULL_TAG: N_("nothing (null)"),
@@ -131,7 +131,7 @@ def _fits(node: yaml.Node) -> bool:
     (not ``!!seq``, ``!!map``), a list's ``!!seq``, a mapping's ``!!map``."""
     if type(node) is yaml.ScalarNode:
         return node.tag in _SCALAR_TAGS
-    return bool(_COLLECTION_TAG.get(type(node)) == node.tag)
+    return _COLLECTION_TAG.get(type(node)) == node.tag
 
 
 def _node_kind(node: yaml.Node) -> str:

@@ -466,7 +466,8 @@ def _misfits(text: str) -> list[str]:
     """A document spidercli took must hold no standard tag on a node of another kind (YAML's
     constructors refuse ``!!seq`` on a scalar, ``!!str`` on a list)."""
     found = []
-    todo = [yaml.compose(text, Loader=PureLoader)]
+    loader: Any = PureLoader
+    todo = [yaml.compose(text, Loader=loader)]
     while todo:
         node = todo.pop()
         if node is None:

@@ -34,7 +34,8 @@ def _reference(checker: Checker, node: yaml.Node, seen: set[int]) -> None:
     if node.tag not in _STANDARD_TAGS:
         raise checker.fail(f"custom YAML tags ({node.tag}) are not allowed in a move log", node)
     name = node.tag.removeprefix("tag:yaml.org,2002:")
-    collection = {yaml.SequenceNode: "seq", yaml.MappingNode: "map"}.get(type(node))
+    kinds: dict[type, str] = {yaml.SequenceNode: "seq", yaml.MappingNode: "map"}
+    collection = kinds.get(type(node))
     if (name in ("seq", "map") or collection is not None) and name != collection:
         raise checker.fail(f"the YAML tag !!{name} does not match its value", node)
     if isinstance(node, yaml.MappingNode):
