@@ -419,10 +419,10 @@ class Rules(NamedTuple):
             except TooCostly:
                 raise InputError(
                     N_(
-                        "its patterns take too long to match {name} (more than {steps} steps); "
-                        "simplify them, or read every log with --no-ignore",
+                        "its patterns take too long to match {name} (more than {steps:,} "
+                        "steps); simplify them, or read every log with --no-ignore",
                         name=quoted(name),
-                        steps=f"{STEPS_PER_NAME:,}",
+                        steps=STEPS_PER_NAME,
                     ),
                     path=rules.source,
                 ) from None
