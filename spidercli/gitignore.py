@@ -67,10 +67,10 @@ class TooCostly(Exception):
     """Matching one name took more than its budget of steps (``STEPS_PER_NAME``)."""
 
 
-# The work one name's matching may take, in steps of the matcher (a byte compared, a position
-# tried): a .gitignore of a few thousand patterns with wildcards takes a few thousand steps for
-# a name; a hostile one (``*a*a*a*a*a*a*a*b`` against a long name, or megabytes of them) would
-# take minutes, and is refused instead (an ``InputError`` naming it) within a fraction of a second.
+# The work one name's matching may take, in steps (a pattern tried, a place in the name tried by
+# a wildcard): a .gitignore of a few thousand patterns takes a few thousand steps for a name; a
+# hostile one (``*a*a*a*a*a*a*a*b`` against a long name, or 100,000 patterns) would take minutes
+# for a folder of logs, and is refused instead (an ``InputError`` naming it), at the first name.
 STEPS_PER_NAME = 100_000
 
 
@@ -413,6 +413,7 @@ class Rules(NamedTuple):
         for rules in reversed(self.sets):
             rel = path[len(rules.base) + 1 :] if rules.base else path
             try:
+                budget.spend(len(rules.patterns))  # a step a pattern, whatever it takes
                 for pattern in reversed(rules.patterns):
                     if pattern.matches(rel, raw, is_dir, budget):
                         return not pattern.negative

@@ -1,6 +1,6 @@
 """Fuzzing of the parts issue 18 hardened, as a hostile submitter and a hostile environment would.
 
-Six campaigns, each a property that must hold for every input:
+Seven campaigns, each a property that must hold for every input:
 
 - ``api``: ``spidercli.parse_log`` (bytes, and ``str`` with lone surrogates), ``replay``,
   ``Report.to_json``, ``record_text`` and ``duel`` on random bytes, mutated logs and logs of
@@ -9,6 +9,9 @@ Six campaigns, each a property that must hold for every input:
 - ``yaml``: the two YAML readers, libyaml's and the pure-Python one (``SPIDERCLI_PURE_YAML=1``),
   on random YAML-ish texts and mutated logs: one verdict (the same log, or a refusal on the
   same line, with the same message when it is about a tab).
+- ``tags``: explicit YAML tags (``!!int``, ``!!float``, ``!!seq``, ``!!python/...``, unknown ones)
+  on odd values at every value of the log format, of a written-out deal and of a tournament
+  manifest: read, or refused with an ``InputError`` and its line, the same by both loaders.
 - ``kpat``: ``import kpat`` on KPat's saves mutated at the XML level (DTDs, entities, external
   references, huge attributes and texts, deep nesting, many elements, truncation, encodings,
   states swapped, dropped or doubled, attributes respelt): ``InputError`` or an import whose log
