@@ -295,6 +295,7 @@ def verify(
     max_bytes: int = MAX_LOG_BYTES,
     html_dir: StrPath | None = None,
     with_json: bool = True,
+    gitignore: bool = True,
 ) -> Generator[Verdict, None, None]:
     """Verify the logs ``paths`` lead to, as ``spidercli verify`` does: a ``Verdict`` for each,
     lazily and in order; one bad file never stops the rest.
@@ -302,26 +303,55 @@ def verify(
     ``paths``: files, folders (searched for ``*.yaml`` and ``*.yml``) and glob patterns, one or
     an iterable of them (read as the verdicts are taken: a generator works). ``rules`` plays
     every log under one ruleset. ``jobs``: worker processes (forked; 1 verifies in this one).
-    ``html_dir``, an existing folder, gets an HTML page for each log that is not valid
-    (``verdict.page``). ``with_json=False`` saves making each verdict's JSON record (about a
-    tenth of the time) when ``to_json()`` is not wanted.
+    ``html_dir``, a folder (made if it is not there), gets an HTML page for each log that is
+    not valid (``verdict.page``). ``with_json=False`` saves making each verdict's JSON record
+    (about a tenth of the time) when ``to_json()`` is not wanted. A folder's search skips what
+    the ``.gitignore`` files on the way ignore (the repository's, from its top folder down, and
+    ``.git/info/exclude``), as ``git`` and ``ruff`` do; files and folders named in ``paths``
+    are read all the same; ``gitignore=False`` reads every log (``--no-ignore``).
 
-    ``InputError`` at once, before any log is verified, for an unknown ruleset or paths that
-    lead to no log. Close the iterator (or take it to its end) to end the workers; leaving it
-    early ends them when it is closed or collected.
+    ``InputError`` at once, before any log is verified, for an unknown ruleset, paths that
+    lead to no log, or an ``html_dir`` that is not a folder and cannot be made one (a file of
+    that name, a read-only parent), with the message of ``spidercli verify --html-dir``. Close
+    the iterator (or take it to its end) to end the workers; leaving it early ends them when it
+    is closed or collected.
     """
     from spidercli.workers import verdicts
 
-    if not isinstance(with_json, bool):
-        raise TypeError(f"with_json must be a bool, not {type(with_json).__name__}")
-    return verdicts(
+    for flag, value in (("with_json", with_json), ("gitignore", gitignore)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{flag} must be a bool, not {type(value).__name__}")
+    pages = None if html_dir is None else _path(html_dir, "html_dir")
+    found = verdicts(
         _paths(paths, "paths"),
         rules=_rules(rules),
         jobs=_positive(jobs, "jobs"),
         want_json=with_json,
         max_bytes=_positive(max_bytes, "max_bytes"),
-        html_dir=None if html_dir is None else _path(html_dir, "html_dir"),
+        html_dir=pages,
+        gitignore=gitignore,
     )
+    if pages is not None:
+        try:
+            _page_folder(pages)
+        except BaseException:
+            found.close()
+            raise
+    return found
+
+
+def _page_folder(path: str) -> None:
+    """Make the folder of verify's pages (``html_dir``, ``--html-dir``) if it is not there;
+    ``InputError`` when it cannot be: a file of that name, a read-only parent. A page that
+    cannot be written would leave its log without a link, silently: so it is said at once."""
+    from spidercli.errors import InputError
+    from spidercli.messages import N_
+
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as err:
+        why = N_("cannot be created: {reason}", reason=err.strerror or str(err))
+        raise InputError(N_("--html-dir {dir}: {why}", dir=path, why=why)) from err
 
 
 def standings(

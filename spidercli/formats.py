@@ -3,7 +3,11 @@
 
 File names, player names and actions come from strangers. Every writer makes them safe for its
 format: valid UTF-8 everywhere, no formula in a CSV cell, no character XML forbids, no line
-break or workflow-command syntax in a GitHub annotation.
+break or workflow-command syntax in a GitHub annotation. And no character that is not printable
+reaches the output raw (a terminal escape, ``ESC [ 2 J``, would clear the screen of whoever reads
+it; U+202E would turn the rest of the line around): the text formats show a name through
+``messages.shown_path``, as every message and report does (``\\x1b[2J``, ``\\u202e``), and the
+JSON formats write such a character as a JSON escape, so that the name reads back exactly.
 """
 
 from __future__ import annotations
@@ -68,6 +72,31 @@ def csv_row(values: Iterable[object]) -> str:
     return (line or '""') + "\n"  # one empty cell, written so that it reads back as one
 
 
+def json_printable(text: str) -> str:
+    """JSON text (``json.dumps``' output, which escapes the C0 controls but leaves DEL, the C1
+    controls, bidirectional overrides, line separators and the like raw) with every character
+    that is not printable written as a JSON escape (``\\u202e``; a pair of them past U+FFFF):
+    the same value read back, nothing raw for a terminal. Lone surrogates (the bytes of a file
+    name that are not UTF-8) become U+FFFD first, as ``utf8_safe`` does."""
+    text = utf8_safe(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _json_escape(c) for c in text)
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _name(v: Verdict) -> str:
+    """The verdict's file name as the text formats print it: escaped (``shown_path``), whole."""
+    return shown_path(v.file, None)
+
+
 def _one_line(text: str) -> str:
     """A message on one line: CR and LF shown as ``\\r`` and ``\\n``."""
     return utf8_safe(text).replace("\r", "\\r").replace("\n", "\\n")
@@ -88,10 +117,16 @@ def _message(v: Verdict) -> str:
     unusable log's message is the whole error, ``path, line N: ...`` or ``path:N: ...``)."""
     message = str(v.message or "")
     if v.status == INVALID_INPUT:
-        prefix = re.match(re.escape(v.file) + r"(?:, line \d+|:\d+)?: ", message)
-        if prefix:
-            message = message[prefix.end() :]
+        for name in {shown_path(v.file), v.file}:  # as messages show it; as it is
+            prefix = re.match(re.escape(name) + r"(?:, line \d+|:\d+)?: ", message)
+            if prefix:
+                return message[prefix.end() :]
     return message
+
+
+def _label(v: Verdict) -> str:
+    """``illegal build-one-higher``: the status, and the rule when one applies."""
+    return f"{v.status} {v.rule}" if v.rule else v.status
 
 
 # ------------------------------------------------------------------------------- writers
@@ -146,9 +181,11 @@ class TableWriter(Writer):
 
         self.width = text_width()
         self.hanging = hanging
+        self.listed = False  # whether a log was listed (with --quiet, maybe none)
 
     def _line(self, label: str, text: str) -> None:
         self.out.write(self.hanging(f"{label:<14} ", text, 15, self.width) + "\n")
+        self.listed = True
 
     def write(self, v: Verdict) -> None:
         r = v.replayed
@@ -171,7 +208,9 @@ class TableWriter(Writer):
         self._line(label, f"{shown_path(v.file)}  {detail}")
 
     def close(self, tally: Tally) -> None:
-        self.out.write(f"\n{tally.summary()}\n")
+        # A blank line between the listing and the summary; none above a summary alone.
+        gap = "\n" if self.listed else ""
+        self.out.write(f"{gap}{tally.summary()}\n")
 
 
 class JsonWriter(Writer):
@@ -181,7 +220,7 @@ class JsonWriter(Writer):
 
     def write(self, v: Verdict) -> None:
         assert v.json is not None
-        self.out.write(("[\n  " if self.first else ",\n  ") + utf8_safe(v.json))
+        self.out.write(("[\n  " if self.first else ",\n  ") + json_printable(v.json))
         self.first = False
 
     def close(self, tally: Tally) -> None:
@@ -191,7 +230,7 @@ class JsonWriter(Writer):
 class JsonlWriter(Writer):
     def write(self, v: Verdict) -> None:
         assert v.json is not None
-        self.out.write(utf8_safe(v.json) + "\n")
+        self.out.write(json_printable(v.json) + "\n")
 
 
 CSV_FIELDS = (
@@ -239,7 +278,7 @@ class CsvWriter(Writer):
                 r.actions,
             )
         )
-        self.out.write(csv_row((v.file, v.status, *figures, v.rule, v.line, v.message)))
+        self.out.write(csv_row((_name(v), v.status, *figures, v.rule, v.line, v.message)))
 
 
 class GithubWriter(Writer):
@@ -250,7 +289,7 @@ class GithubWriter(Writer):
     def write(self, v: Verdict) -> None:
         if v.status == VALID:
             return
-        props = [f"file={_github_property(v.file)}"]
+        props = [f"file={_github_property(_name(v))}"]
         if v.line:
             props.append(f"line={v.line}")
         props.append(f"title={_github_property(v.rule or v.status)}")
@@ -265,9 +304,8 @@ class ConciseWriter(Writer):
     def write(self, v: Verdict) -> None:
         if v.status == VALID:
             return
-        where = f"{v.file}:{v.line}" if v.line else v.file
-        label = f"{v.status} {v.rule}" if v.rule else v.status
-        self.out.write(_one_line(f"{where}: {label}: {_message(v)}") + "\n")
+        where = f"{_name(v)}:{v.line}" if v.line else _name(v)
+        self.out.write(_one_line(f"{where}: {_label(v)}: {_message(v)}") + "\n")
 
 
 class JunitWriter(Writer):
@@ -286,15 +324,17 @@ class JunitWriter(Writer):
     def write(self, v: Verdict) -> None:
         from xml.sax.saxutils import escape, quoteattr  # imported by JUnit output alone
 
-        name = quoteattr(xml_safe(v.file))
+        name = quoteattr(xml_safe(_name(v)))
         attrs = f'classname="spidercli.verify" name={name} file={name} time="{v.seconds:.3f}"'
         if v.status == VALID:
             self._spool(f"    <testcase {attrs}/>\n")
             return
         tag = "error" if v.status == INVALID_INPUT else "failure"
         text = xml_safe(str(v.message))
-        message = quoteattr(f"{v.status}: {text}")
+        message = quoteattr(f"{_label(v)}: {text}")
         where = f"line {v.line}: " if v.line and v.status != INVALID_INPUT else ""
+        if v.rule:
+            where += f"{v.rule}: "
         self._spool(
             f"    <testcase {attrs}>\n"
             f"      <{tag} type={quoteattr(v.status)} message={message}>"

@@ -74,11 +74,14 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return "" if guess is None else N_(" (did you mean {guess}?)", guess=quoted(guess))
 
 
-def shown_path(path: str) -> str:
-    """A file name to echo: escaped as ``shown``; a very long one keeps its start and its end."""
-    if len(path) <= LIMIT:
+def shown_path(path: str, limit: int | None = LIMIT) -> str:
+    """A file name to print, in every text output (messages, reports, verify's formats): every
+    character that is not printable escaped as ``shown`` does (``\\x1b``, ``\\u202e``, a byte
+    that is not UTF-8 as ``\\xff``); one longer than ``limit`` keeps its start and its end.
+    ``limit=None`` keeps the whole name (a format whose readers open the file: ``concise``)."""
+    if limit is None or len(path) <= limit:
         return _escaped(path)
-    half = LIMIT // 2
+    half = limit // 2
     return f"{_escaped(path[:half])}...{_escaped(path[-half:])}"
 
 

@@ -173,10 +173,12 @@ def verdicts(
     want_json: bool = True,
     max_bytes: int | None = None,
     html_dir: str | None = None,
+    gitignore: bool = True,
 ) -> Generator[Verdict, None, None]:
-    """``verify``: the logs ``paths`` lead to (``find_logs``), verified by ``verify_all``. An
-    unknown ruleset, or paths that lead to no log, raise ``InputError`` here, before any log is
-    verified; ``paths`` is read as far as the first log, the rest as the verdicts are taken."""
+    """``verify``: the logs ``paths`` lead to (``find_logs``; ``gitignore``: skipping what the
+    ``.gitignore`` files on the way ignore), verified by ``verify_all``. An unknown ruleset, or
+    paths that lead to no log, raise ``InputError`` here, before any log is verified; ``paths``
+    is read as far as the first log, the rest as the verdicts are taken."""
     if rules is not None and lookup_ruleset(rules) is None:
         raise InputError(unknown_ruleset("--rules", quoted(rules), rules))
     given: list[str] | None = []  # the paths, kept only until a log is found (for the error)
@@ -187,7 +189,7 @@ def verdicts(
                 given.append(path)
             yield path
 
-    found = find_logs(noted())
+    found = find_logs(noted(), gitignore=gitignore)
     first = next(found, None)
     if first is None:
         raise no_logs(given or [])

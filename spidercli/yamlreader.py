@@ -3,7 +3,10 @@
 The YAML is composed into nodes (libyaml's C parser when present) and checked by hand, so each
 error names the line and says what was expected. Aliases, merge keys and custom tags are refused
 anywhere in a document; a ``Checker`` reads mappings (unknown or duplicate keys refused), text,
-keywords, whole numbers and ruleset names, each with its line. Every failure is a ``LogError``.
+keywords, whole numbers and ruleset names, each with its line. Every failure is a ``LogError``:
+a standard tag on a node of another kind (``!!seq`` on a scalar, ``!!int`` on a list) too, and a
+number that YAML's own constructors cannot make (``!!int _``, ``!!float ""``), whatever they
+raise.
 """
 
 from __future__ import annotations
@@ -90,6 +93,9 @@ _STANDARD = {
     "tag:yaml.org,2002:timestamp",
     "tag:yaml.org,2002:binary",
 }
+# The standard tags that tag a single value (a scalar), and the one each collection takes.
+_SCALAR_TAGS = _STANDARD - {MAP_TAG, SEQ_TAG}
+_COLLECTION_TAG: dict[type, str] = {yaml.SequenceNode: SEQ_TAG, yaml.MappingNode: MAP_TAG}
 _KIND = {
     INT_TAG: N_("an integer"),
     NULL_TAG: N_("nothing (null)"),
@@ -113,6 +119,45 @@ def line_of(node: yaml.Node) -> int:
 
 def kind_of(node: yaml.Node) -> str:
     return _KIND.get(node.tag) or N_("a value tagged {tag}", tag=shown(node.tag, 80))
+
+
+def _short_tag(tag: str) -> str:
+    """A standard tag as it is written in a log: ``!!int`` for ``tag:yaml.org,2002:int``."""
+    return "!!" + tag.removeprefix("tag:yaml.org,2002:")
+
+
+def _fits(node: yaml.Node) -> bool:
+    """Whether a node's standard tag is for its kind of node: a scalar's for a single value
+    (not ``!!seq``, ``!!map``), a list's ``!!seq``, a mapping's ``!!map``."""
+    if type(node) is yaml.ScalarNode:
+        return node.tag in _SCALAR_TAGS
+    return _COLLECTION_TAG.get(type(node)) == node.tag
+
+
+def _node_kind(node: yaml.Node) -> str:
+    if isinstance(node, yaml.SequenceNode):
+        return N_("a list")
+    if isinstance(node, yaml.MappingNode):
+        return N_("a mapping")
+    return N_("a single value")
+
+
+def number(node: yaml.ScalarNode) -> int | float:
+    """The number a scalar tagged ``!!int`` or ``!!float`` stands for, as YAML's constructors
+    make it (``1_000``, ``0x1f``, ``1:30``, ``.inf``); ``ValueError`` for one they cannot make.
+
+    PyYAML's constructors fail in their own ways on odd text (``IndexError`` for ``!!int _``
+    and ``!!float ""``, ``ValueError`` for ``!!int 0x``): each is a ``ValueError`` here, so that
+    the caller refuses the value with its line. They are called directly, not through
+    ``construct_object``, which would keep every node it made (or failed on) for good."""
+    try:
+        if node.tag == INT_TAG:
+            return int(CONSTRUCTOR.construct_yaml_int(node))
+        if node.tag == FLOAT_TAG:
+            return float(CONSTRUCTOR.construct_yaml_float(node))
+    except Exception as err:  # whatever a constructor raises on odd text: see above
+        raise ValueError(f"{node.value!r}: {type(err).__name__}: {err}") from err
+    raise ValueError(f"{node.tag} is not a number's tag")
 
 
 class Checker:
@@ -157,6 +202,16 @@ class Checker:
                 ),
                 node,
             )
+        if not _fits(node):  # `!!seq x`, `!!str [a]`: YAML's constructors refuse these too
+            raise self.fail(
+                N_(
+                    "the YAML tag {tag} does not match its value: {node} cannot be {kind}",
+                    tag=_short_tag(node.tag),
+                    node=_node_kind(node),
+                    kind=_KIND[node.tag],
+                ),
+                node,
+            )
         if isinstance(node, yaml.MappingNode):
             children: Iterable[yaml.Node] = (child for pair in node.value for child in pair)
         elif isinstance(node, yaml.SequenceNode):
@@ -166,9 +221,9 @@ class Checker:
         seen = self.seen
         scalar = yaml.ScalarNode
         for child in children:
-            # A scalar met once with a standard tag passes here, without a call (most nodes
-            # are such scalars); anything else is visited, in the same order as before.
-            if type(child) is scalar and child.tag in _STANDARD and id(child) not in seen:
+            # A scalar met once with a standard scalar tag passes here, without a call (most
+            # nodes are such scalars); anything else is visited, in the same order as before.
+            if type(child) is scalar and child.tag in _SCALAR_TAGS and id(child) not in seen:
                 seen.add(id(child))
             else:
                 self.visit(child)
@@ -245,8 +300,8 @@ class Checker:
         try:
             if not node.value.isascii():  # int() takes any Unicode digits ("١" is 1)
                 raise ValueError(node.value)
-            value = int(CONSTRUCTOR.construct_yaml_int(node))
-        except (yaml.YAMLError, ValueError) as err:
+            value = int(number(node))
+        except ValueError as err:
             raise self.fail(
                 N_(
                     "{what}: {value} is not a usable number{note}",
@@ -381,6 +436,7 @@ __all__ = [
     "display_name",
     "kind_of",
     "line_of",
+    "number",
     "read_text",
     "yaml_line",
 ]

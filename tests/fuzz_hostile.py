@@ -1,6 +1,6 @@
 """Fuzzing of the parts issue 18 hardened, as a hostile submitter and a hostile environment would.
 
-Six campaigns, each a property that must hold for every input:
+Seven campaigns, each a property that must hold for every input:
 
 - ``api``: ``spidercli.parse_log`` (bytes, and ``str`` with lone surrogates), ``replay``,
   ``Report.to_json``, ``record_text`` and ``duel`` on random bytes, mutated logs and logs of
@@ -9,6 +9,9 @@ Six campaigns, each a property that must hold for every input:
 - ``yaml``: the two YAML readers, libyaml's and the pure-Python one (``SPIDERCLI_PURE_YAML=1``),
   on random YAML-ish texts and mutated logs: one verdict (the same log, or a refusal on the
   same line, with the same message when it is about a tab).
+- ``tags``: explicit YAML tags (``!!int``, ``!!float``, ``!!seq``, ``!!python/...``, unknown ones)
+  on odd values at every value of the log format, of a written-out deal and of a tournament
+  manifest: read, or refused with an ``InputError`` and its line, the same by both loaders.
 - ``kpat``: ``import kpat`` on KPat's saves mutated at the XML level (DTDs, entities, external
   references, huge attributes and texts, deep nesting, many elements, truncation, encodings,
   states swapped, dropped or doubled, attributes respelt): ``InputError`` or an import whose log
@@ -265,6 +268,248 @@ def check_yaml(text: str) -> tuple[list[str], bool, bool]:
     if not same:
         found.append(f"libyaml {c!r:.400}\n  pure    {pure!r:.400}")
     return found, composed(text, LIBYAML) == composed(text, PureLoader), c[0] == "ok"
+
+
+# ----------------------------------------------------------------------------- campaign: tags
+
+# Explicit tags: YAML's own (PyYAML's safe constructors make these), the other yaml.org types,
+# Python's (never constructed), local and verbatim ones, and a tag alone.
+TAGS = ["!!int", "!!float", "!!bool", "!!timestamp", "!!binary", "!!str", "!!null", "!!seq",
+        "!!map", "!!set", "!!omap", "!!pairs", "!!merge", "!!value", "!!yaml",
+        "!!python/object:os.system", "!!python/name:os.system", "!!python/tuple",
+        "!!python/object/apply:os.system", "!x", "!", "!<tag:yaml.org,2002:int>",
+        "!<tag:yaml.org,2002:float>", "!<tag:yaml.org,2002:str>", "!<x>",
+        "!<tag:yaml.org,2002:seq>", "!!\u00e9", "!!int:x"]  # fmt: skip
+# Scalars at the edge of what each tag's constructor takes (empty, a sign or prefix alone, one
+# underscore, sexagesimal, out of range, non-ASCII digits, bad dates and base64) and values the
+# log's keys take, plain and in flow collections.
+ODD_SCALARS = ["_", "__", '""', "''", "-", "+", "-_", "+_", "0x", "0b", "0o", "0x_", "0b2",
+               "0b102", "09", "08.5", ":", "1:", ":1", "1::2", "1:2:3", "1:60", "-1:30", "0:0",
+               ".", "-.", "e", ".e", "1e", "1e400", "-1e400", "1e-400", ".inf", "-.inf", ".nan",
+               ".NaN", "0", "-0", "1.", "1_000", "1" * 41, "9" * 20, "0x" + "f" * 38,
+               "\u0661", "\uff11", "2001-13-45", "2001-02-29", "2001-01-01 25:00:00",
+               "2001-12-14t21:59:43.10-99:00", "aGk=", "a", "!!!", '"\\0"', "'\\x00'",
+               "~", "null", "yes", "No", "true", "deal", "3>7", "SP1-S1C-AAAAAAD", "KP1-1",
+               "classic", "won", "9S 8H", "[]", "{}", "[a, 1]", "{a: 1}", "[_]", "{_: _}",
+               '"\\u202e"', "'\x1b[2J'", "=1+1"]  # fmt: skip
+
+# Every value of the log format (and of a tournament manifest), as {slots} of one template:
+# a slot's default may hold other slots; the slot attacked takes a tagged odd value instead.
+_DEAL_COLUMNS = "".join(
+    "\n    - " + c
+    for c in ["[JS]", "[QS, KS]", "[9S, 8S, 4S]", "[KS, 6S, 5S, KS]", "[2S, JS, 8S, AS, AS]",
+              "[2S, QS, TS, JS, 3S, 7S]", "{column}"]
+)  # fmt: skip
+_DEAL_STOCK = "".join(
+    "\n    - " + line
+    for line in ["8S 4S 3S 4S 5S JS 9S", "8S 9S 7S TS 5S 5S 7S", "{stock line}", "6S QS KS"]
+)
+_LOG_SLOTS = {
+    "game": "SP1-S1C-AAAAAAD",
+    "rules": "classic",
+    "player": "alice",
+    "time": "754.5",
+    "expect": "\n  result: {expect.result}\n  {expect key}: {expect.moves}\n  score: {expect.score}"
+    "\n  runs: {expect.runs}",
+    "expect key": "moves",
+    "expect.result": "open",
+    "expect.moves": "2",
+    "expect.score": "498",
+    "expect.runs": "0",
+    "moves": "\n  - {entry}\n  - deal\n  - {entry 2}",
+    "entry": "deal",
+    "entry 2": "undo",
+    "key": "player",
+    "deal": "\n  game: {deal.game}\n  rule: {deal.rule}\n  suits: {deal.suits}"
+    "\n  columns:{deal.columns}\n  stock:{deal.stock}",
+    "deal.game": "spiderette",
+    "deal.rule": "classic",
+    "deal.suits": "1",
+    "deal.columns": _DEAL_COLUMNS,
+    "column": "[TS, 3S, AS, {card}, 7S, 6S, 6S]",
+    "card": "AS",
+    "deal.stock": _DEAL_STOCK,
+    "stock line": "9S 2S 2S TS QS 4S 3S",
+}
+_LOG_WITH_CODE = (
+    "game: {game}\nrules: {rules}\n{key}: {player}\ntime: {time}\nexpect:{expect}\nmoves:{moves}\n"
+)
+_LOG_WITH_DEAL = "deal:{deal}\nplayer: {player}\nmoves: [{entry}]\n"
+_MANIFEST_SLOTS = {
+    "name": "Winter cup",
+    "rules": "classic",
+    "deals": "\n  - {deals: an entry}\n  - KP1-2\n  - 5ddb4182f02e74e2",
+    "deals: an entry": "SP1-S1C-AAAAAAA",
+    "manifest key": "name",
+}
+_MANIFEST = "{manifest key}: {name}\nrules: {rules}\ndeals:{deals}\n"
+_COLLECTIONS = {"expect", "moves", "deal", "deal.columns", "deal.stock", "deals"}
+TEMPLATES = {
+    "log": (_LOG_WITH_CODE, _LOG_SLOTS),
+    "log with a deal": (_LOG_WITH_DEAL, _LOG_SLOTS),
+    "manifest": (_MANIFEST, _MANIFEST_SLOTS),
+}
+
+
+def slots_of(template: str, slots: dict[str, str]) -> list[str]:
+    """The slots a template reaches (through its slots' defaults), in the order met."""
+    found: list[str] = []
+    todo = [template]
+    while todo:
+        text = todo.pop(0)
+        for name in slots:
+            if "{" + name + "}" in text and name not in found:
+                found.append(name)
+                todo.append(slots[name])
+    return found
+
+
+def tagged(kind: str, attacks: dict[str, str]) -> str:
+    """The document ``kind`` (a key of ``TEMPLATES``) with each slot of ``attacks`` given its
+    value there and every other slot its default."""
+    template, slots = TEMPLATES[kind]
+    text = template
+    for _ in range(8):  # the defaults nest a few deep
+        for name, default in slots.items():
+            text = text.replace("{" + name + "}", attacks.get(name, default))
+    return text
+
+
+def tag_value(slot: str, tag: str, scalar: str | None) -> str:
+    """A tag on a slot's value: on an odd scalar, or (``scalar`` None) on the slot's own value,
+    a collection's block kept under it (``expect: !!set`` then its keys)."""
+    if scalar is None:
+        default = {**_LOG_SLOTS, **_MANIFEST_SLOTS}[slot]
+        return f" {tag}{default}" if slot in _COLLECTIONS else f"{tag} {default}"
+    value = f"{tag} {scalar}".strip()
+    return " " + value if slot in _COLLECTIONS else value
+
+
+def tag_case(rng: random.Random) -> tuple[str, str]:
+    """A document of a random kind with one to three of its values tagged (a key now and then)."""
+    kind = rng.choice(list(TEMPLATES))
+    template, slots = TEMPLATES[kind]
+    names = slots_of(template, slots)
+    attacks: dict[str, str] = {}
+    for slot in rng.sample(names, min(len(names), rng.choice([1, 1, 1, 2, 3]))):
+        scalar = None if rng.random() < 0.2 else rng.choice(ODD_SCALARS)
+        attacks[slot] = tag_value(slot, rng.choice(TAGS), scalar)
+    return kind, tagged(kind, attacks)
+
+
+def _read(kind: str, text: str, loader: Any, folder: Path) -> Any:
+    """How spidercli reads ``text`` as a ``kind`` document with ``loader``: the log or manifest,
+    or the refusal's line and message."""
+    from spidercli.tournament import load_manifest
+
+    old = yamlreader.LOADER
+    yamlreader.LOADER = loader
+    try:
+        if kind == "manifest":
+            path = folder / "manifest.yaml"
+            path.write_text(text, encoding="utf-8")
+            return ("ok", load_manifest(str(path)))
+        return ("ok", spidercli.parse_log(text, name="t.yaml"))
+    except InputError as err:
+        return ("refused", err.line, str(err.message))
+    finally:
+        yamlreader.LOADER = old
+
+
+def check_tags(kind: str, text: str, folder: Path, cli: bool = False) -> tuple[list[str], bool]:
+    """``text`` read as a ``kind`` document with each YAML loader: only ``InputError`` (with the
+    line), the same verdict from both; a log also through ``record_text`` and ``replay``, and
+    with ``cli``, through ``replay``, ``verify`` and ``tournament`` (exit 0, 1 or 2, never an
+    internal error). Returns the problems and whether the document was read."""
+    from spidercli import IllegalLogError
+
+    found: list[str] = []
+    verdicts = []
+    for loader in (LIBYAML, PureLoader) if LIBYAML is not None else (PureLoader,):
+        try:
+            verdicts.append(_read(kind, text, loader, folder))
+        except Exception as err:  # any other error is what is looked for
+            found.append(f"{loader.__name__}: {type(err).__name__}: {err!s:.300}")
+    if found:
+        return found, False
+    for got in verdicts:
+        if got[0] == "refused" and got[1] is None:
+            found.append(f"refused without a line: {got[2]!r:.300}")
+    first = verdicts[0]
+    for other in verdicts[1:]:
+        # The two parsers word a syntax error each in its own way; its line must agree.
+        syntax = first[0] == "refused" and first[2].startswith("not valid YAML")
+        if (first[:2] != other[:2]) if syntax else (first != other):
+            found.append(f"libyaml {first!r:.300}\n  pure    {other!r:.300}")
+    if first[0] == "ok":
+        found.extend(_misfits(text))
+    if kind != "manifest":
+        try:
+            spidercli.record_text(text)
+        except (InputError, IllegalLogError):
+            pass
+        except Exception as err:
+            found.append(f"record_text raised {type(err).__name__}: {err!s:.300}")
+        if first[0] == "ok":
+            try:
+                spidercli.replay(first[1], on_illegal="skip").to_json()
+            except InputError:
+                pass
+            except Exception as err:
+                found.append(f"replay raised {type(err).__name__}: {err!s:.300}")
+    if cli:
+        found.extend(_tags_cli(kind, text, folder))
+    return found, first[0] == "ok"
+
+
+_FOR_SCALARS = {"str", "int", "float", "bool", "null", "timestamp", "binary"}
+
+
+def _misfits(text: str) -> list[str]:
+    """A document spidercli took must hold no standard tag on a node of another kind (YAML's
+    constructors refuse ``!!seq`` on a scalar, ``!!str`` on a list)."""
+    found = []
+    loader: Any = PureLoader
+    todo = [yaml.compose(text, Loader=loader)]
+    while todo:
+        node = todo.pop()
+        if node is None:
+            continue
+        name = node.tag.removeprefix("tag:yaml.org,2002:")
+        if isinstance(node, yaml.ScalarNode):
+            fits = name in _FOR_SCALARS
+        elif isinstance(node, yaml.SequenceNode):
+            fits = name == "seq"
+            todo.extend(node.value)
+        else:
+            fits = name == "map"
+            todo.extend(child for pair in node.value for child in pair)
+        if not fits:
+            found.append(f"taken, with {node.tag} on a {type(node).__name__}")
+    return found
+
+
+def _tags_cli(kind: str, text: str, folder: Path) -> list[str]:
+    from typer.testing import CliRunner
+
+    from spidercli import i18n
+    from spidercli.cli import app
+
+    path = folder / ("manifest.yaml" if kind == "manifest" else "log.yaml")
+    path.write_text(text, encoding="utf-8")
+    if kind == "manifest":
+        runs = [["tournament", "fixtures/batch", "--manifest", str(path)]]
+    else:
+        runs = [["replay", str(path)], ["verify", str(path), "-f", "concise", "--jobs", "1"]]
+    runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1", "LANG": "C.UTF-8"})
+    found = []
+    for args in runs:
+        result = runner.invoke(app, args)
+        i18n.use("en")
+        crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
+        if crashed or result.exit_code not in (0, 1, 2) or "internal error" in result.output:
+            found.append(f"{' '.join(args)}: exit {result.exit_code}: {result.output[-400:]!r}")
+    return found
 
 
 # ----------------------------------------------------------------------------- campaign: kpat
@@ -832,6 +1077,13 @@ def run_campaign(
                     if not nodes_same and out is not None:  # one verdict all the same: kept
                         _write(out, f"yaml-nodes-{stats['nodes differ']}.bin", data)
                     stats["read as logs"] += read
+                elif name == "tags":
+                    kind, text = tag_case(rng)
+                    data = text.encode("utf-8", "surrogatepass")
+                    with guard(60):
+                        found, read = check_tags(kind, text, root, cli=stats["cases"] % 10 == 0)
+                    stats["read"] += read
+                    stats["through the CLI"] += stats["cases"] % 10 == 0
                 elif name == "kpat":
                     data = kpat_input(rng)
                     found, imported, spent = check_kpat(data)
@@ -870,7 +1122,7 @@ def summary(name: str, stats: Counter[str], failures: list[Any], start: float) -
     )
 
 
-CAMPAIGNS = ["api", "yaml", "kpat", "record", "verify", "full"]
+CAMPAIGNS = ["api", "yaml", "tags", "kpat", "record", "verify", "full"]
 
 
 def main(argv: list[str] | None = None) -> int:

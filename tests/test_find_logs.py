@@ -19,8 +19,12 @@ from spidercli import findlogs
 from spidercli.findlogs import find_logs
 
 
-def reference_walk(directory: str, seen: set[str], folders: set[tuple[int, int]]) -> Iterator[str]:
-    """The walk before: ``listdir``, ``isdir`` and ``realpath`` for each file."""
+def reference_walk(
+    directory: str, seen: set[str], folders: set[tuple[int, int]], rules: None = None
+) -> Iterator[str]:
+    """The walk before: ``listdir``, ``isdir`` and ``realpath`` for each file (no ignore rules:
+    ``find_logs`` without ``gitignore`` passes none)."""
+    assert rules is None
     try:
         info = os.stat(directory)
         names = sorted(os.listdir(directory))

@@ -230,6 +230,31 @@ def test_page_that_stops_ends_at_the_refused_entry(browser: Browser, tmp_path: P
     assert browser.evaluate("document.getElementById('slider').max") == "6"
 
 
+def test_page_of_an_illegal_log_opens_at_its_refused_entry(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Without ``#N`` the page opened at entry 0, far from what the verdict is about: it opens at
+    the refused entry (with ``--on-illegal skip``, the first of them); ``#N`` still wins."""
+    log = with_refusals(tmp_path)
+    for extra, skip in (((), False), (("--on-illegal", "skip"), True)):
+        page = make_page(log, tmp_path / f"open-{skip}.html", *extra)
+        want = engine_positions(log, skip=skip)
+        browser.open(page.as_uri())
+        seen = dom(browser)
+        assert_shows(seen, 6, want[6])  # the fragment now says where it is, too
+        assert "same-column" in seen["refusal"]
+        browser.open(f"{page.as_uri()}#3")
+        assert_shows(dom(browser), 3, want[3])
+        browser.open(f"{page.as_uri()}#0")
+        assert_shows(dom(browser), 0, want[0])
+    pages = tmp_path / "pages"
+    result = run("verify", str(log), "--html-dir", str(pages))
+    assert result.exit_code == 1
+    (written,) = [p for p in pages.iterdir() if p.name != "index.html"]
+    browser.open(written.as_uri())
+    assert_shows(dom(browser), 6, engine_positions(log, skip=False)[6])
+
+
 def test_page_draws_what_the_svg_writer_draws(browser: Browser, example_page: Path) -> None:
     """One drawing: the page's script and spidercli/svg.py give the same elements."""
     log = load_log(EXAMPLE)

@@ -23,7 +23,6 @@ from spidercli.files import MAX_LOG_BYTES
 from spidercli.findlogs import find_logs
 from spidercli.formats import DEFAULT_FORMAT, FORMATS, formats_help, write_verdicts
 from spidercli.i18n import _
-from spidercli.messages import N_
 from spidercli.rules import RULESETS
 from spidercli.terminal import stderr_console, verify_bar
 
@@ -57,6 +56,13 @@ def verify(
         typer.Option("--quiet", "-q", help="List only the logs that are not valid."),
     ] = False,
     max_log_bytes: MaxLogBytesOption = MAX_LOG_BYTES,
+    no_ignore: Annotated[
+        bool,
+        typer.Option(
+            "--no-ignore",
+            help="Read every log in the folders given, even those a .gitignore ignores.",
+        ),
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Verify many logs at once; one bad file never stops the rest.
@@ -66,6 +72,9 @@ def verify(
       spidercli verify logs/
       spidercli verify -q 'logs/**/*.yaml'
       spidercli verify logs/ --format github    (in a GitHub Actions step)
+
+    A folder's search skips what the .gitignore files on the way (and
+    .git/info/exclude) ignore, as git does; --no-ignore reads every log.
 
     \b
     Exit status: 0 all valid; 1 any illegal or failing its expect;
@@ -80,19 +89,18 @@ def verify(
             max_bytes=max_log_bytes,
             html_dir=html_dir,
             with_json=FORMATS[fmt.value].json,
+            gitignore=not no_ignore,
         )
-    except InputError as err:  # an unknown ruleset, no logs
+    except InputError as err:  # an unknown ruleset, no logs, an --html-dir that is a file
         unusable(err, False)
-    if html_dir is not None:
-        try:
-            os.makedirs(html_dir, exist_ok=True)
-        except OSError as err:
-            why = N_("cannot be created: {reason}", reason=err.strerror or str(err))
-            fail(N_("--html-dir {dir}: {why}", dir=html_dir, why=why), None, False)
     tick = None
     bar = None
     if sys.stderr.isatty():
-        total = sum(1 for _ in find_logs(paths))  # a second, cheap walk: memory stays flat
+        # A second, cheap walk: memory stays flat.
+        try:
+            total = sum(1 for _ in find_logs(paths, gitignore=not no_ignore))
+        except InputError as err:  # a .gitignore too costly to match
+            unusable(err, False)
         bar = verify_bar(total, stderr_console(), stdout_is_terminal=sys.stdout.isatty())
         bar.start()
 
@@ -105,6 +113,8 @@ def verify(
         )
     except OutputError as err:  # the index of --html-dir, JUnit's temporary file
         fail(err.message, None, False, err.exit_status)
+    except InputError as err:  # a .gitignore too costly to match, met as the folders are searched
+        unusable(err, False)
     finally:
         if bar is not None:
             bar.stop()

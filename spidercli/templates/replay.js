@@ -340,9 +340,16 @@
     }, 1000);
   }
 
+  // Without #N in the address the page opens where the verdict is: the first refused entry
+  // (the last one when the replay stopped there), or the start of a log with none.
+  var OPENING = 0;
+  for (var i = 0; i < LAST; i++) {
+    if (FRAMES[i].length > 5) { OPENING = i + 1; break; }
+  }
+
   function fromHash() {
     var m = /^#(\d+)$/.exec(location.hash);
-    return m ? parseInt(m[1], 10) : 0;
+    return m ? parseInt(m[1], 10) : OPENING;
   }
 
   // A person's step stops the play.
