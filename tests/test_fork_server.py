@@ -83,7 +83,7 @@ def setting(task: str) -> tuple[str, str, str | None, str]:
     return (
         i18n.language(),
         os.getcwd(),
-        os.environ.get("SPIDERCLI_TEST_SETTING"),
+        os.environ.get("TEST_SETTING"),
         yamlreader.LOADER.__name__,
     )
 
@@ -191,9 +191,9 @@ def test_a_worker_of_the_fork_server_takes_this_process_s_setting(
 ) -> None:
     """Its language, working folder and environment, as a forked worker would; a SPIDERCLI_
     variable read when a module is imported (SPIDERCLI_PURE_YAML) too: a new server is started
-    when one changes."""
+    when one changes, and only then."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SPIDERCLI_TEST_SETTING", "one")
+    monkeypatch.setenv("TEST_SETTING", "one")
     i18n.use("cs")
     monkeypatch.delenv("SPIDERCLI_PURE_YAML", raising=False)
     from spidercli import yamlreader
@@ -202,10 +202,14 @@ def test_a_worker_of_the_fork_server_takes_this_process_s_setting(
     got = list(workers.supervised(iter("ab"), 2, setting, died))
     assert got == [("cs", str(tmp_path), "one", ours)] * 2
     first = workers._SERVER
+    monkeypatch.setenv("TEST_SETTING", "two")
+    got = list(workers.supervised(iter("ab"), 2, setting, died))
+    assert got == [("cs", str(tmp_path), "two", ours)] * 2
+    assert workers._SERVER is first
     monkeypatch.setenv("SPIDERCLI_PURE_YAML", "1")
     i18n.use("fi")
     got = list(workers.supervised(iter("ab"), 2, setting, died))
-    assert got == [("fi", str(tmp_path), "one", "PureLoader")] * 2
+    assert got == [("fi", str(tmp_path), "two", "PureLoader")] * 2
     assert workers._SERVER is not first
 
 
