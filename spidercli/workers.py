@@ -602,8 +602,8 @@ def _wait(worker: _Worker[Any]) -> int | None:
 # (``posix_spawn``, which is safe with threads) with this process's environment and import path,
 # single-threaded, which imports the workers' function once and forks each worker from itself.
 # Starting the server costs one interpreter's start-up and imports, once a process; each worker
-# then starts as fast as a fork. (Starting each worker as a fresh interpreter instead would cost
-# that start-up for every worker, about as long as verifying a thousand small logs.)
+# then starts in a few milliseconds, as a forked one does. (A fresh interpreter for each worker,
+# multiprocessing's "spawn", would cost that start-up for every worker.)
 #
 # A worker the server forks is supervised as a forked one is: its pipes are made here and handed
 # to the server (SCM_RIGHTS) for the child; the server says how each worker ended (``waitpid``'s
