@@ -21,6 +21,15 @@ from spidercli.logtypes import EXPECT_KEYS, RESULTS
 from spidercli.replay import INVALID_INPUT, STATUSES
 from spidercli.rules import GAMES, RULESETS
 
+# The project's home, written once: the schemas' ``$id``s are under it (pyproject.toml's
+# [project.urls] names it too; tests/test_home.py checks that they agree).
+HOME = "https://github.com/spidercli/spidercli"
+
+
+def _id(name: str) -> str:
+    """A schema's ``$id``: a name under the project's home (an identifier, not a download)."""
+    return f"{HOME}/schema/{name}.json"
+
 
 def _ci(word: str) -> str:
     """A case-insensitive pattern for ``word`` without inline flags (ECMA-262 has none)."""
@@ -53,7 +62,7 @@ def log_schema() -> dict[str, Any]:
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://spidercli.invalid/schema/move-log.json",
+        "$id": _id("move-log"),
         "title": f"spidercli move log (spidercli {__version__})",
         "description": (
             "A game of Spider or Spiderette: the deal (a game code, or the cards written out), "
@@ -246,7 +255,7 @@ def report_schema() -> dict[str, Any]:
     properties = _report_properties()
     return {
         "$schema": DRAFT,
-        "$id": "https://spidercli.invalid/schema/report.json",
+        "$id": _id("report"),
         "title": f"spidercli replay --json report (spidercli {__version__})",
         "description": "What a replay established: the deal, the ruleset, the result and "
         "figures, the refused entries, the expect check and the position reached.",
@@ -322,7 +331,7 @@ def verify_schema() -> dict[str, Any]:
     }
     return {
         "$schema": DRAFT,
-        "$id": "https://spidercli.invalid/schema/verify-record.json",
+        "$id": _id("verify-record"),
         "title": f"spidercli verify record (spidercli {__version__})",
         "description": "One log's verdict: a line of verify --format jsonl, an item of "
         "verify --format json's array ($defs/records).",
@@ -341,4 +350,4 @@ def verify_schema() -> dict[str, Any]:
     }
 
 
-__all__ = ["log_schema", "report_schema", "verify_schema"]
+__all__ = ["HOME", "log_schema", "report_schema", "verify_schema"]

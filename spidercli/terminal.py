@@ -14,6 +14,8 @@ the progress display.
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from spidercli.cards import SUIT_SYMBOLS
@@ -71,7 +73,11 @@ def verify_bar(total: int, console: Console, *, stdout_is_terminal: bool = False
     """verify's bar: ``verifying ━━━━━━━━━━━━ 12/40 0:00:03``, the bar taking what the terminal
     leaves; it disappears when done. Results written to stdout meanwhile are printed above the
     bar when stdout is the same kind of terminal; otherwise (stdout a pipe or a file) stdout is
-    left alone, so that no result ever goes to stderr."""
+    left alone, so that no result ever goes to stderr.
+
+    The bar has no thread of its own (rich's refreshing thread): it is drawn by the thread that
+    moves it (``bar_ticker``), so that verify's process has one thread when it forks its workers
+    (workers.py, "the fork server")."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     bar = Progress(
@@ -84,9 +90,29 @@ def verify_bar(total: int, console: Console, *, stdout_is_terminal: bool = False
         expand=True,
         redirect_stdout=stdout_is_terminal,
         redirect_stderr=False,
+        auto_refresh=False,
     )
     bar.add_task("verify", total=total)
     return bar
+
+
+def bar_ticker(
+    bar: Progress, every: float = 0.1, clock: Callable[[], float] = time.monotonic
+) -> Callable[[object], None]:
+    """What moves ``bar`` one step (a log verified): drawn again at most every ``every`` seconds
+    (the figures it shows change only with a step), by the caller's thread."""
+    task = bar.task_ids[0]
+    drawn = clock()
+
+    def tick(_: object) -> None:
+        nonlocal drawn
+        bar.advance(task)
+        now = clock()
+        if now - drawn >= every:
+            drawn = now
+            bar.refresh()
+
+    return tick
 
 
 def solve_line(p: Any, width: int) -> Text:
@@ -141,6 +167,7 @@ class SolveProgress:
 __all__ = [
     "UNICODE_CARDS",
     "SolveProgress",
+    "bar_ticker",
     "color_wanted",
     "solve_line",
     "stderr_console",

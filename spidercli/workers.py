@@ -1,6 +1,7 @@
 """Verifying many logs in worker processes: ``verdicts`` checks the ruleset's name and finds the
 logs, ``verify_all`` hands them to ``jobs`` workers (``_Supervisor``) and yields their verdicts in
-the order the files were given.
+the order the files were given. The workers are forked from this process when it has one thread,
+else by a fork server (see "the fork server" below).
 
 Each worker reads, parses and replays one log (``verdict.verify_one``) and sends back a small
 ``Verdict`` with the JSON text already made when the format needs it, so the parent only writes.
@@ -10,6 +11,7 @@ the set of paths seen).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import gc
 import heapq
@@ -18,7 +20,9 @@ import os
 import pickle
 import selectors
 import signal
+import socket
 import struct
+import sys
 import threading
 import time
 from collections import deque
@@ -29,6 +33,8 @@ from typing import IO, Any, Generic, TypeVar
 from spidercli.errors import InputError
 from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
 from spidercli.findlogs import find_logs, no_logs
+from spidercli.i18n import language
+from spidercli.i18n import use as use_language
 from spidercli.messages import located, quoted, shown
 from spidercli.rules import lookup_ruleset, unknown_ruleset
 from spidercli.verdict import Verdict, invalid, verify_one
@@ -147,11 +153,14 @@ def supervised(
     ordered: bool = True,
 ) -> Generator[R, None, None]:
     """``run(task)`` for each of ``tasks`` in up to ``jobs`` forked worker processes (``run``
-    is inherited by the fork, never pickled; its result is). The results come in the tasks'
-    order, or with ``ordered=False`` each as soon as it is made. A worker that dies costs one
-    result, ``died(task, status)`` for the task it was on (``status``: ``waitpid``'s, None when
-    unknown); its other tasks go to the workers again. Ctrl-C or SIGTERM ends the workers (none
-    is left behind) and is raised on: ``KeyboardInterrupt``, or ``SystemExit`` with status 143."""
+    is inherited by the fork, never pickled; its result is). A process with other threads has
+    its workers forked by a fork server (below), which finds ``run`` by name: a function of an
+    importable module; any other is then run in this process, one task at a time. The results
+    come in the tasks' order, or with ``ordered=False`` each as soon as it is made. A worker
+    that dies costs one result, ``died(task, status)`` for the task it was on (``status``:
+    ``waitpid``'s, None when unknown); its other tasks go to the workers again. Ctrl-C or
+    SIGTERM ends the workers (none is left behind) and is raised on: ``KeyboardInterrupt``, or
+    ``SystemExit`` with status 143."""
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None
     # An ignored SIGCHLD (inherited: ``nohup``-style launchers, some CI runners) would have the
@@ -318,6 +327,7 @@ class _Worker(Generic[T]):
     waiting: bool = False  # whether the selector wakes the parent when the task pipe has room
     received: bytearray = field(default_factory=bytearray)  # the start of a verdict's message
     size: int = 1  # the next message's number of tasks
+    server: _ForkServer | None = None  # the fork server it was forked by; None: by this process
 
 
 class _Supervisor(Generic[T, R]):
@@ -346,6 +356,7 @@ class _Supervisor(Generic[T, R]):
         self.exhausted = False
         self.pace: float | None = None  # a log's time, a moving mean of the workers' figures
         self.selector = selectors.DefaultSelector()
+        self.named: bytes | None = None  # ``run`` pickled by name, once a fork server needs it
 
     def results(self) -> Iterator[R]:
         finished = False
@@ -443,8 +454,13 @@ class _Supervisor(Generic[T, R]):
         # meanwhile is handled once the worker is known (and so ended with the others).
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) if _MASKS else None
         try:
+            server = None
             try:
-                pid = os.fork()
+                if threads() > 1:  # fork() is unsafe here: a fork server forks the worker
+                    server = _fork_server()
+                    pid = server.start(self._by_name(), tasks_in, results_out)
+                else:
+                    pid = os.fork()
             except OSError:
                 for fd in (tasks_in, tasks_out, results_in, results_out):
                     os.close(fd)
@@ -454,6 +470,7 @@ class _Supervisor(Generic[T, R]):
                 try:
                     for fd in self._parents_fds():
                         os.close(fd)
+                    _forget_server()
                     os.close(tasks_out)
                     os.close(results_in)
                     _worker_init()
@@ -465,13 +482,22 @@ class _Supervisor(Generic[T, R]):
             os.close(results_out)
             os.set_blocking(tasks_out, False)
             os.set_blocking(results_in, False)
-            worker: _Worker[T] = _Worker(pid, tasks_out, results_in)
+            worker: _Worker[T] = _Worker(pid, tasks_out, results_in, server=server)
             self.workers[results_in] = worker
             self.selector.register(results_in, selectors.EVENT_READ, worker)
         finally:
             if mask is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         return worker
+
+    def _by_name(self) -> bytes:
+        """``run`` pickled by name, for a fork server; ``OSError`` (no worker can be had) when it
+        has no name another interpreter can import (a lambda, a function of ``__main__``)."""
+        if self.named is None:
+            self.named = by_name(self.run) or b""
+        if not self.named:
+            raise OSError(f"{self.run!r} cannot be imported by name by a fork server")
+        return self.named
 
     def _parents_fds(self) -> Iterator[int]:
         yield self.selector.fileno()
@@ -524,9 +550,7 @@ class _Supervisor(Generic[T, R]):
     def _lost(self, worker: _Worker[T]) -> None:
         """A worker died: the log it was on gets a verdict saying so, the others go again."""
         self._close(worker)
-        status: int | None = None
-        with contextlib.suppress(ChildProcessError):  # reaped already: how it ended is unknown
-            _, status = os.waitpid(worker.pid, 0)
+        status = _wait(worker)
         if worker.assigned:
             index, task = worker.assigned.popleft()
             self.done[index] = self.died(task, status)
@@ -547,10 +571,342 @@ class _Supervisor(Generic[T, R]):
         workers = list(self.workers.values())
         for worker in workers:
             if not finished:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(worker.pid, signal.SIGTERM)
+                if worker.server is not None:
+                    worker.server.kill(worker.pid, signal.SIGTERM)
+                else:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(worker.pid, signal.SIGTERM)
             self._close(worker)
         for worker in workers:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(worker.pid, 0)
+            _wait(worker)
         self.selector.close()
+
+
+def _wait(worker: _Worker[Any]) -> int | None:
+    """How ``worker`` ended (``waitpid``'s status), once it has; None when that is unknown (reaped
+    already, or its fork server is gone)."""
+    if worker.server is not None:
+        return worker.server.wait(worker.pid)
+    try:
+        return os.waitpid(worker.pid, 0)[1]
+    except ChildProcessError:  # reaped already: how it ended is unknown
+        return None
+
+
+# ---------------------------------------------------------------------------- the fork server
+#
+# fork() copies the calling thread alone: in a process with other threads (a program's own, a test
+# runner's), a lock that one of them held (the import lock, a logging handler's, a library's) stays
+# held in the child forever, and CPython 3.12+ warns "This process ... is multi-threaded, use of
+# fork() may lead to deadlocks in the child". So a worker is forked from this process only while
+# it has no other thread (the command line: its progress is drawn by its one thread, see
+# terminal.py), and otherwise by a fork server: a fresh interpreter started once a process
+# (``posix_spawn``, which is safe with threads) with this process's environment and import path,
+# single-threaded, which imports the workers' function once and forks each worker from itself.
+# Starting the server costs one interpreter's start-up and imports, once a process; each worker
+# then starts in a few milliseconds, as a forked one does. (A fresh interpreter for each worker,
+# multiprocessing's "spawn", would cost that start-up for every worker.)
+#
+# A worker the server forks is supervised as a forked one is: its pipes are made here and handed
+# to the server (SCM_RIGHTS) for the child; the server says how each worker ended (``waitpid``'s
+# status) and kills one when asked, only while it has not reaped it (so a process id the system
+# has given to another process is never signalled). The worker takes this process's environment,
+# working folder, import path and language, as a forked worker would, but no other state (a
+# function replaced at run time is not seen): ``run`` is found by name. When a ``SPIDERCLI_``
+# variable changes (modules read some when they are imported), a new server is started. A server
+# ends when this process closes its socket, or ends, once its workers have ended.
+
+
+def threads() -> int:
+    """The threads of this process: the system's count (Linux's ``/proc/self/stat``, which
+    CPython's own warning reads), else Python's (``threading.active_count``)."""
+    try:
+        with open("/proc/self/stat", "rb") as stat:
+            return int(stat.read().rsplit(b")", 1)[1].split()[17])
+    except (OSError, ValueError, IndexError):
+        return threading.active_count()
+
+
+def by_name(run: Callable[..., object]) -> bytes | None:
+    """``run`` pickled by name (a function of a module another interpreter imports), or None."""
+    if getattr(run, "__module__", None) in (None, "__main__"):
+        return None
+    if "<locals>" in getattr(run, "__qualname__", "<locals>"):
+        return None
+    try:
+        named = pickle.dumps(run, pickle.HIGHEST_PROTOCOL)
+        found = pickle.loads(named) is run
+    except Exception:  # whatever pickling a strange callable raises: not found by name
+        return None
+    return named if found else None
+
+
+def _own_variables() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name.startswith("SPIDERCLI_")}
+
+
+_NO_SIGNAL = getattr(socket, "MSG_NOSIGNAL", 0)  # a server gone is an error, never a SIGPIPE
+
+
+def _send(sock: socket.socket, value: object, fds: tuple[int, ...] = ()) -> None:
+    data = _frame(value)
+    sent = socket.send_fds(sock, [data], list(fds), _NO_SIGNAL) if fds else 0
+    sock.sendall(data[sent:], _NO_SIGNAL)
+
+
+def _receive(sock: socket.socket) -> tuple[Any, list[int]] | None:
+    """The next message on ``sock`` and the file descriptors sent with it; None at its end."""
+    head, fds, _, _ = socket.recv_fds(sock, _HEAD.size, 2)
+    body = bytearray(head)
+    size = None
+    while True:
+        if size is None and len(body) >= _HEAD.size:
+            (size,) = _HEAD.unpack_from(body)
+            del body[: _HEAD.size]
+        if size is not None and len(body) >= size:
+            return pickle.loads(body), fds
+        more = sock.recv(1 << 16 if size is None else min(size - len(body), 1 << 16))
+        if not more:
+            for fd in fds:
+                os.close(fd)
+            return None
+        body += more
+
+
+class _ForkServer:
+    """This process's end of a fork server (see above): ``start`` a worker, ``kill`` one,
+    ``wait`` for one to end."""
+
+    def __init__(self) -> None:
+        if not hasattr(os, "posix_spawn") or not sys.executable:
+            raise OSError("no fork server: posix_spawn or the interpreter is missing")
+        ours, theirs = socket.socketpair()
+        fd = max(theirs.fileno(), 2) + 1  # the server's end, as the server has it
+        code = (
+            f"import sys; sys.path[:] = {sys.path!r}; "
+            f"from spidercli.workers import serve_forks; serve_forks({fd})"
+        )
+        try:
+            self.pid = os.posix_spawn(
+                sys.executable,
+                [sys.executable, "-c", code],
+                os.environ,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, theirs.fileno(), fd),
+                    (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                ],
+                setsigmask=_STOPS,  # blocked in the server, and in each worker until it starts
+                setsigdef=(signal.SIGINT, signal.SIGTERM, signal.SIGCHLD),
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self.sock = ours
+        self.owner = os.getpid()
+        self.variables = _own_variables()
+        self.lock = threading.Lock()
+        self.ended: dict[int, int] = {}  # a worker's status, told before it was asked for
+        self.live: set[int] = set()  # the workers started and not yet waited for
+        self.gone = False  # the server has ended (or cannot be reached)
+        self.retired = False  # replaced: it ends once its workers have
+
+    def start(self, named: bytes, tasks: int, results: int) -> int:
+        """A worker forked by the server, serving the pipes ``tasks`` and ``results`` with the
+        function ``named`` (pickled by name); its process id. ``OSError`` when none can be had."""
+        setting = (dict(os.environ), os.getcwd(), list(sys.path), language())
+        with self.lock:
+            self._send(("fork", named, setting), (tasks, results))
+            while True:
+                message = self._next()
+                if message[0] == "forked":
+                    pid: int = message[1]
+                    self.live.add(pid)
+                    return pid
+                if message[0] == "failed":
+                    raise OSError(message[1])
+
+    def kill(self, pid: int, signum: int) -> None:
+        """Send ``signum`` to the worker ``pid``, if it has not ended."""
+        with self.lock, contextlib.suppress(OSError):
+            self._send(("kill", pid, signum))
+
+    def wait(self, pid: int) -> int | None:
+        """How the worker ``pid`` ended (``waitpid``'s status), once it has; None when the
+        server is gone."""
+        with self.lock:
+            status: int | None = None
+            try:
+                while pid not in self.ended:
+                    self._next()
+                status = self.ended.pop(pid)
+            except OSError:
+                pass
+            self.live.discard(pid)
+            if self.retired and not self.live:
+                self._close()
+        return status
+
+    def retire(self) -> None:
+        """A new server takes this one's place: it ends once its workers have."""
+        with self.lock:
+            self.retired = True
+            if not self.live:
+                self._close()
+
+    def _send(self, value: object, fds: tuple[int, ...] = ()) -> None:
+        try:
+            _send(self.sock, value, fds)
+        except OSError:
+            self.gone = True
+            raise
+
+    def _next(self) -> Any:
+        try:
+            got = None if self.gone else _receive(self.sock)
+        except OSError:
+            got = None
+        if got is None:
+            self.gone = True
+            raise OSError("the fork server has ended")
+        message = got[0]
+        if message[0] == "ended":
+            self.ended[message[1]] = message[2]
+        return message
+
+    def _close(self) -> None:
+        self.gone = True
+        self.sock.close()  # the server's end of its socket: it ends
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+_SERVER: _ForkServer | None = None  # this process's fork server, once one was needed
+_SERVER_LOCK = threading.Lock()
+
+
+def _fork_server() -> _ForkServer:
+    """This process's fork server, started when first needed, and again when it has ended or a
+    ``SPIDERCLI_`` variable has changed since it started."""
+    global _SERVER
+    with _SERVER_LOCK:
+        server = _SERVER
+        if server is not None and server.owner != os.getpid():  # a fork's copy: the parent's
+            server.sock.close()
+            server = None
+        elif server is not None and (server.gone or server.variables != _own_variables()):
+            server.retire()
+            server = None
+        if server is None:
+            server = _SERVER = _ForkServer()
+            atexit.register(server.sock.close)  # the server ends with this process, unwaited
+        return server
+
+
+def _forget_server() -> None:
+    """In a worker forked from this process: the parent's fork server is not its own."""
+    global _SERVER
+    if _SERVER is not None:
+        _SERVER.sock.close()
+        _SERVER = None
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """SIGCHLD's handler in the fork server: the signal only wakes its loop."""
+
+
+def serve_forks(fd: int) -> None:
+    """The fork server's loop, in the interpreter ``_ForkServer`` starts, on the socket ``fd``:
+    fork a worker for each request and say its process id, say how each worker ended, kill one
+    when asked while it has not been reaped. Returns when the socket ends and every worker has
+    ended."""
+    sock = socket.socket(fileno=fd)
+    wake_in, wake_out = os.pipe()
+    os.set_blocking(wake_in, False)
+    os.set_blocking(wake_out, False)
+    signal.signal(signal.SIGCHLD, _ignore)
+    signal.set_wakeup_fd(wake_out)
+    selector = selectors.DefaultSelector()
+    selector.register(sock, selectors.EVENT_READ)
+    selector.register(wake_in, selectors.EVENT_READ)
+    live: set[int] = set()
+    listening = True
+
+    def tell(message: object) -> None:
+        nonlocal listening
+        try:
+            _send(sock, message)
+        except OSError:  # this process's parent is gone
+            listening = False
+
+    def fork(named: bytes, setting: tuple[Any, ...], fds: list[int]) -> None:
+        try:
+            if len(fds) != 2:
+                raise OSError(f"{len(fds)} pipes were sent, not 2")
+            sys.path[:] = setting[2]
+            run = pickle.loads(named)  # its module is imported here, once for every worker
+            pid = os.fork()
+        except Exception as err:
+            for given in fds:
+                os.close(given)
+            tell(("failed", f"{type(err).__name__}: {err}"))
+            return
+        if pid == 0:  # the worker: it never returns from here
+            status = 70
+            try:
+                signal.set_wakeup_fd(-1)
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                selector.close()
+                sock.close()
+                os.close(wake_in)
+                os.close(wake_out)
+                env, cwd, _, lang = setting
+                os.environ.clear()
+                os.environ.update(env)
+                os.chdir(cwd)
+                use_language(lang)
+                _worker_init()
+                _serve(fds[0], fds[1], run)
+                status = 0
+            finally:
+                os._exit(status)
+        for given in fds:
+            os.close(given)
+        live.add(pid)
+        tell(("forked", pid))
+
+    while listening:
+        for key, _ in selector.select():
+            if key.fd == wake_in:
+                with contextlib.suppress(BlockingIOError):
+                    while os.read(wake_in, 512):
+                        pass
+                continue
+            try:
+                got = _receive(sock)
+            except OSError:  # this process's parent is gone
+                got = None
+            if got is None:
+                listening = False
+                break
+            message, fds = got
+            if message[0] == "fork":
+                fork(message[1], message[2], fds)
+            elif message[0] == "kill" and message[1] in live:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(message[1], message[2])
+        while live:  # how each worker that ended did
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            live.discard(pid)
+            tell(("ended", pid, status))
+    selector.close()
+    sock.close()
+    for pid in live:  # this process's parent is gone: its workers end at the end of their tasks
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)

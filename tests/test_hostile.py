@@ -15,16 +15,13 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from spidercli import workers
 from spidercli.files import MAX_LOG_BYTES, NotRegularFile, write_atomic
 from spidercli.findlogs import find_logs
 from spidercli.messages import LIMIT, located, quoted, shown, shown_path
-from spidercli.verdict import Verdict, verify_one
-from tests.helpers import FIXTURES, ROOT, run, run_batch
+from tests.helpers import FIXTURES, ROOT, run
 from tests.processes import children, group_gone, interruptible, slow_folder
 
 HOSTILE = ROOT / "tests" / "hostile"
@@ -279,28 +276,55 @@ def test_verify_a_hostile_folder_in_bounded_time(tmp_path: Path) -> None:
     assert out.returncode == 2 and "Traceback" not in out.stderr
 
 
-def test_one_failing_file_costs_only_its_own_verdict(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+# A batch where the log07.yaml's worker meets a bug: ``python -c FLAKY JOBS PATH...``. In a
+# process of its own, which has one thread: its workers are forked, and inherit the replacement
+# (a process with threads, as pytest-xdist's, has its workers forked by a fork server, which
+# imports the real function).
+FLAKY = """
+import io, json, sys
+from spidercli import workers
+from spidercli.formats import write_verdicts
+
+real = workers.verify_one
+
+def flaky(path, *args):
+    if path.endswith("log07.yaml"):
+        raise RuntimeError("boom")
+    return real(path, *args)
+
+workers.verify_one = flaky
+out = io.StringIO()
+found = workers.verify_all(sys.argv[2:], rules=None, jobs=int(sys.argv[1]), want_json=True)
+tally = write_verdicts(found, out, fmt="jsonl")
+print(json.dumps(tally.counts))
+sys.stdout.write(out.getvalue())
+"""
+
+
+def test_one_failing_file_costs_only_its_own_verdict(tmp_path: Path) -> None:
     paths = []
     for i in range(40):
         path = tmp_path / f"log{i:02}.yaml"
         path.write_text(SMALL)
         paths.append(str(path))
-    real = verify_one
-
-    def flaky(path: str, *args: Any) -> Verdict:
-        if path.endswith("log07.yaml"):
-            raise RuntimeError("boom")
-        return real(path, *args)
-
-    monkeypatch.setattr(workers, "verify_one", flaky)  # the forked workers inherit it
     for jobs in (1, 2):
-        out = __import__("io").StringIO()
-        tally = run_batch(paths, out, fmt="jsonl", jobs=jobs)
-        records = [json.loads(line) for line in out.getvalue().splitlines()]
+        done = subprocess.run(
+            [sys.executable, "-c", FLAKY, str(jobs), *paths],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        counts, *lines = done.stdout.splitlines()
+        records = [json.loads(line) for line in lines]
         assert [r["file"] for r in records] == paths
-        assert tally.counts == {"valid": 39, "illegal": 0, "expect-failed": 0, "invalid-input": 1}
+        assert json.loads(counts) == {
+            "valid": 39,
+            "illegal": 0,
+            "expect-failed": 0,
+            "invalid-input": 1,
+        }
         assert "internal error: RuntimeError: boom" in records[7]["error"]["message"]
 
 

@@ -61,5 +61,23 @@ def test_each_contract_breaks_on_the_import_it_forbids(
     assert any(line.startswith(contract) for line in broken), broken
 
 
+def test_rooms_of_a_floor_import_each_other_only_where_written(tmp_path: Path) -> None:
+    """``a : b`` rooms may import each other (the command line's frame), ``a | b`` rooms may not
+    (``__main__`` and the commands): the two kinds of siblings every import-linter installed
+    here must tell apart (2.0 and later; Python 3.10 has 2.15)."""
+    shutil.copytree(ROOT / "spidercli", tmp_path / "spidercli", ignore=_not_source)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    frame = tmp_path / "spidercli" / "terminal.py"
+    frame.write_text(frame.read_text(encoding="utf-8") + "\nfrom spidercli import options\n")
+    kept = _lint(tmp_path)
+    assert kept.returncode == 0 and "4 kept, 0 broken" in kept.stdout, kept.stdout + kept.stderr
+    command = tmp_path / "spidercli" / "commands" / "replay.py"
+    command.write_text(command.read_text(encoding="utf-8") + "\nfrom spidercli import __main__\n")
+    result = _lint(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    broken = [line for line in result.stdout.splitlines() if " BROKEN" in line]
+    assert any(line.startswith("The floors, top to bottom") for line in broken), broken
+
+
 def _not_source(folder: str, names: list[str]) -> list[str]:
     return [name for name in names if name in ("__pycache__", "locale") or name.endswith(".so")]

@@ -24,7 +24,7 @@ from spidercli.findlogs import find_logs
 from spidercli.formats import DEFAULT_FORMAT, FORMATS, formats_help, write_verdicts
 from spidercli.i18n import _
 from spidercli.rules import RULESETS
-from spidercli.terminal import stderr_console, verify_bar
+from spidercli.terminal import bar_ticker, stderr_console, verify_bar
 
 # --format's choices: the names of ``formats.FORMATS``, as Typer takes a choice (an Enum).
 FormatName = Enum("FormatName", [(name, name) for name in FORMATS], type=str)  # type: ignore[misc]
@@ -102,10 +102,8 @@ def verify(
         except InputError as err:  # a .gitignore too costly to match
             unusable(err, False)
         bar = verify_bar(total, stderr_console(), stdout_is_terminal=sys.stdout.isatty())
-        bar.start()
-
-        def tick(_: object) -> None:
-            bar.advance(bar.task_ids[0])
+        bar.start()  # no thread: the workers are forked from a process of one thread
+        tick = bar_ticker(bar)
 
     try:
         tally = write_verdicts(
