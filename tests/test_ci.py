@@ -145,7 +145,8 @@ def test_ci_without_pyenv_takes_pythons_on_the_path_else_python3_and_says_so(
 
 
 def test_ci_runs_demo_and_test_on_each_python_then_the_slow_tests_once(tmp_path: Path) -> None:
-    """`.ci/run` in a copy of the checkout's CI files, with `make` and `chromium` stood in for:
+    """`.ci/run` in a copy of the checkout's CI files, with `make` and the Debian tools it installs
+    (`chromium`, `curl`, `php`) stood in for:
     the calls it makes, in order."""
     work = tmp_path / "checkout"
     shutil.copytree(ROOT / ".ci", work / ".ci")
@@ -160,8 +161,10 @@ def test_ci_runs_demo_and_test_on_each_python_then_the_slow_tests_once(tmp_path:
         (tools / name).symlink_to(found)
     calls = tmp_path / "calls"
     (tools / "make").write_text(f'#!/bin/sh\necho "$@" >> {calls}\n')
-    (tools / "chromium").write_text("#!/bin/sh\n")
-    for tool in ("make", "chromium"):
+    stand_ins = ("chromium", "curl", "php")  # what .ci/run installs when it is missing
+    for tool in stand_ins:
+        (tools / tool).write_text("#!/bin/sh\n")
+    for tool in ("make", *stand_ins):
         (tools / tool).chmod(0o755)
     env = {
         "PATH": str(tools),
