@@ -3,10 +3,15 @@ and over machines (``--shard K/N``), and a tournament manifest of the deals won.
 
 The deals: game codes, ranges of numbered deals (``KP4-1..1000``, ``PS4-1..32000``: KPat's and
 PySol's plain deal numbers, the only codes that are numbers) and random spidercli codes
-(``random_codes``). ``plan`` lists them, takes the shard and leaves out the deals the output file
-already has. Each deal is solved by ``solve_deal`` (in a worker process of ``workers.supervised``)
-into its record (``record_of``, the one place that knows what the solver returns); the records
-are written as they come, one line each, flushed at once.
+(``random_codes``). ``plan`` counts them after the shard (at most ``MAX_DEALS``) and makes none:
+``Plan.codes`` makes each code as it is taken. The output file (``Output``) is a regular file,
+locked for one sweep, read back a line at a time: each line a record as a sweep writes it
+(``parse_record``), and with ``--manifest`` one that holds (``certificate_problem``: a win's log
+is replayed). What is kept of a record read back is a digest of its code and its figures
+(``Done``). ``to_solve`` takes the plan's codes in order and passes over those recorded (counted
+in the ``Tally``) and those given twice. Each deal is solved by ``solve_deal`` (in a worker
+process of ``workers.supervised``) into its record (``record_of``, the one place that knows what
+the solver returns); the records are written as they come, one line each, whole at once.
 """
 
 from __future__ import annotations
