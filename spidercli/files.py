@@ -44,7 +44,12 @@ class Unreadable(Exception):
 
 
 class NotRegularFile(OSError):
-    """A path to write that exists and is not a regular file: it is left alone."""
+    """A path to write that exists and is not a regular file: it is left alone. Its message
+    stays a ``Text`` (``str(err)``, ``message_of(err)``), so that it is said in any language."""
+
+    def __str__(self) -> str:
+        message: str = self.args[0]
+        return message
 
 
 def kind_of(mode: int) -> str:

@@ -385,7 +385,6 @@ def _seconds(value: object) -> bool:
 
 _A_COUNT = N_("a whole number, 0 or more")
 _A_COUNT_OR_NULL = N_("a whole number, 0 or more, or null")
-_TEXT = N_("text")
 _TEXT_OR_NULL = N_("text or null")
 # Each field a sweep writes: whether its value is one a sweep writes, whether it must be given
 # (not null), and what is expected, in words.

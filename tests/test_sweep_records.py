@@ -446,3 +446,27 @@ def test_a_sweep_in_process_reads_back_and_skips(won: dict[str, Any], tmp_path: 
             stdout=io.StringIO(),
             stderr=stderr,
         )
+
+
+@pytest.mark.parametrize(
+    ("lang", "record", "device"),
+    [
+        (
+            "cs",
+            "není záznam sweep: 'states' je \"abc\", kde sweep zapisuje: celé číslo",
+            "je znakové",
+        ),
+        (
+            "fi",
+            "ei ole sweepin tietue: 'states' on \"abc\"; sweep kirjoittaa siihen",
+            "on merkkilaite",
+        ),
+    ],
+)
+def test_the_refusals_are_said_in_the_language(
+    lang: str, record: str, device: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text('{"game": "SD1-S1-AAAAAAB", "result": "gave-up", "states": "abc"}\n')
+    assert record in error_line(run("sweep", FAST[0], *BUDGET, "-o", str(out), "--lang", lang))
+    assert device in error_line(run("sweep", FAST[0], "-o", "/dev/null", "--lang", lang))
