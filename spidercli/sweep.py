@@ -508,41 +508,38 @@ class Done:
     where the records themselves held some 900 MB): for each game code, a 128-bit BLAKE2b digest
     of it (the code itself is not kept; two codes with one digest are as likely as a fault of
     the machine) and, in arrays, one entry each: where its record begins in the output file
-    (-1: not there), whether the plan has met it, and what the summary and the manifest need of
-    the record (its result, moves, lower bound, seconds and difficulty); a table of 4 bytes a
-    slot, at most half full, finds a code's entry."""
+    (-1: not there), its moves, lower bound and states to its win (-1: none), its seconds,
+    whether the plan has met it and its result (``RESULTS``' index); a table of 4 bytes a slot,
+    at most half full, finds a code's entry."""
 
     def __init__(self) -> None:
-        self.hi = array("Q")
-        self.lo = array("Q")
-        self.where = array("q")
-        self.met = bytearray()
-        self.result = bytearray()  # RESULTS' index
-        self.moves = array("q")  # -1: none (null)
-        self.bound = array("q")
+        self.keys = array("Q")  # hi, lo: the digest's two halves
+        self.figures = array("q")  # where, moves, lower bound, states to the win
         self.seconds = array("d")
-        self.measure = array("q")
+        self.flags = bytearray()  # met, result
         self._index(1 << 10)
 
     def _index(self, slots: int) -> None:
         self.slots = array("i", [-1]) * slots
         self.mask = slots - 1
-        for entry, (hi, lo) in enumerate(zip(self.hi, self.lo, strict=True)):
-            self.slots[self._slot(hi, lo)[0]] = entry
+        keys = self.keys
+        for entry in range(len(self.seconds)):
+            self.slots[self._slot(keys[2 * entry], keys[2 * entry + 1])[0]] = entry
 
     @staticmethod
     def digest(code: str) -> tuple[int, int]:
         d = hashlib.blake2b(code.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        return int.from_bytes(d[:8], "little"), int.from_bytes(d[8:], "little")
+        n = int.from_bytes(d, "little")
+        return n >> 64, n & 0xFFFF_FFFF_FFFF_FFFF
 
     def _slot(self, hi: int, lo: int) -> tuple[int, int]:
         """The slot of the digest ``(hi, lo)`` and its entry; or the empty slot where it would
         go, and -1."""
-        slots, his, los, mask = self.slots, self.hi, self.lo, self.mask
+        slots, keys, mask = self.slots, self.keys, self.mask
         i = hi & mask
         while True:
             entry = slots[i]
-            if entry < 0 or (los[entry] == lo and his[entry] == hi):
+            if entry < 0 or (keys[2 * entry] == hi and keys[2 * entry + 1] == lo):
                 return i, entry
             i = (i + 1) & mask
 
@@ -554,35 +551,50 @@ class Done:
         """Keep ``code``: its ``record`` read back from where it begins in the output file
         (again: the later record of a deal counts), or, with no record, a deal the plan gives to
         be solved (met). Its entry."""
+        if record is None:
+            figures, seconds, flags = (where, -1, -1, -1), 0.0, (1, 0)
+        else:
+            result = record["result"]
+            moves = record.get("moves")
+            bound = record.get("lower_bound")
+            figures = (
+                where,
+                -1 if moves is None else moves,
+                -1 if bound is None else bound,
+                measure(record) if result == "won" else -1,
+            )
+            seconds, flags = float(record.get("seconds") or 0.0), (0, RESULTS.index(result))
         hi, lo = self.digest(code)
         slot, entry = self._slot(hi, lo)
-        if entry < 0:
-            entry = len(self.lo)
-            self.slots[slot] = entry
-            self.hi.append(hi)
-            self.lo.append(lo)
-            self.where.append(-1)
-            self.met.append(0)
-            self.result.append(0)
-            self.moves.append(-1)
-            self.bound.append(-1)
-            self.seconds.append(0.0)
-            self.measure.append(0)
-            if (entry + 1) * 2 > self.mask + 1:
-                self._index((self.mask + 1) * 2)
-        self.where[entry] = where
-        self.met[entry] = record is None
-        if record is not None:
-            won = record["result"] == "won"
-            self.result[entry] = RESULTS.index(record["result"])
-            self.moves[entry] = _or(record.get("moves"), -1)
-            self.bound[entry] = _or(record.get("lower_bound"), -1)
-            self.seconds[entry] = float(record.get("seconds") or 0.0)
-            self.measure[entry] = measure(record) if won else 0
+        if entry >= 0:  # a deal recorded again: the later record
+            self.figures[4 * entry : 4 * entry + 4] = array("q", figures)
+            self.seconds[entry] = seconds
+            self.flags[2 * entry : 2 * entry + 2] = bytes(flags)
+            return entry
+        entry = len(self.seconds)
+        self.slots[slot] = entry
+        self.keys.extend((hi, lo))
+        self.figures.extend(figures)
+        self.seconds.append(seconds)
+        self.flags.extend(flags)
+        if (entry + 1) * 2 > self.mask + 1:
+            self._index((self.mask + 1) * 2)
         return entry
 
+    def where(self, entry: int) -> int:
+        return self.figures[4 * entry]
+
+    def met(self, entry: int) -> bool:
+        return bool(self.flags[2 * entry])
+
+    def meet(self, entry: int) -> None:
+        self.flags[2 * entry] = 1
+
+    def result(self, entry: int) -> str:
+        return RESULTS[self.flags[2 * entry + 1]]
+
     def __len__(self) -> int:
-        return len(self.lo)
+        return len(self.seconds)
 
 
 def _or(value: int | None, none: int) -> int:
@@ -801,14 +813,8 @@ class Tally:
     def add_earlier(self, code: str, done: Done, entry: int) -> None:
         """A record read back from the output file (``done``'s ``entry``)."""
         self.earlier += 1
-        self.count_in(
-            code,
-            RESULTS[done.result[entry]],
-            done.moves[entry],
-            done.bound[entry],
-            done.seconds[entry],
-            done.measure[entry],
-        )
+        _where, moves, bound, states = done.figures[4 * entry : 4 * entry + 4]
+        self.count_in(code, done.result(entry), moves, bound, done.seconds[entry], states)
 
     def count_in(
         self, code: str, result: str, moves: int, bound: int, seconds: float, states: int
@@ -984,13 +990,13 @@ def to_solve(
             tally.expect(code)
             yield code
             continue
-        if done.met[entry]:
+        if done.met(entry):
             continue
-        done.met[entry] = 1
+        done.meet(entry)
         tally.add_earlier(code, done, entry)
-        if on_earlier is not None and RESULTS[done.result[entry]] == "won":
+        if on_earlier is not None and done.result(entry) == "won":
             assert output is not None  # only the output file's records are in ``done``, not met
-            on_earlier(output.record_at(done.where[entry], code))
+            on_earlier(output.record_at(done.where(entry), code))
 
 
 def records(

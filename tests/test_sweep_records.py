@@ -10,7 +10,6 @@ import fcntl
 import io
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from spidercli import sweep
 from spidercli.codes import Setup, parse_code
 from spidercli.errors import InputError, OutputError
 from tests.processes import run_guarded
+from tests.tools.sweep_limits import to_the_end, until_first_record
 
 SPIDERCLI = [sys.executable, "-m", "spidercli"]
 GUARD = 60.0
@@ -337,47 +337,12 @@ def test_the_largest_sweep_is_planned_at_once() -> None:
     assert time.process_time() - start < 1.0
 
 
-def _first_record(args: list[str], out: Path) -> tuple[float, int]:
-    """The seconds a sweep takes to write its first record, and its peak memory (KiB) by then
-    (it is ended there)."""
-    start = time.monotonic()
-    proc = subprocess.Popen([*SPIDERCLI, *args], stderr=subprocess.DEVNULL)
-    try:
-        while not (out.exists() and out.read_bytes().count(b"\n") >= 1):
-            assert proc.poll() is None, "ended before its first record"
-            assert time.monotonic() - start < GUARD, "no record written"
-            time.sleep(0.02)
-        took = time.monotonic() - start
-        os.kill(proc.pid, signal.SIGKILL)
-    finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return took, usage.ru_maxrss
-
-
-def measured(args: list[str], tmp_path: Path) -> tuple[int, str, int]:
-    """A command's exit status, stderr and peak memory (KiB, its own: ``wait4``)."""
-    err = tmp_path / "stderr"
-    with err.open("wb") as sink:
-        proc = subprocess.Popen([*SPIDERCLI, *args], stdout=subprocess.DEVNULL, stderr=sink)
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            if proc.returncode is None and proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, err.read_text(), usage.ru_maxrss
-
-
 def test_the_largest_sweep_writes_its_first_record_at_once(tmp_path: Path) -> None:
     """It took 70 s and 1.38 GB before its first record."""
     out = tmp_path / "out.jsonl"
     args = ["sweep", "--random", str(sweep.MAX_DEALS), "--suits", "1", "--max-states", "1"]
-    took, peak = _first_record([*args, "--jobs", "1", "-o", str(out)], out)
-    assert took < 20 and peak < 150_000, (took, peak)
+    took, peak = until_first_record([*args, "--jobs", "1", "-o", str(out)], out)
+    assert took < 20 and peak < 150 << 20, (took, peak)
 
 
 def test_a_resume_holds_the_codes_not_the_records(tmp_path: Path) -> None:
@@ -391,10 +356,10 @@ def test_a_resume_holds_the_codes_not_the_records(tmp_path: Path) -> None:
     line += '"log": null, "states_to_win": null}\n'
     with out.open("w") as handle:
         handle.writelines(line % i for i in range(1, n + 1))
-    status, err, peak = measured(["sweep", f"KP1-1..{n}", "--jobs", "1", "-o", str(out)], tmp_path)
+    _, _, peak, status, err = to_the_end(["sweep", f"KP1-1..{n}", "--jobs", "1", "-o", str(out)])
     assert status == 0, err
     assert f"{n} deals: 0 won, 0 unwinnable, {n} gave up" in err
-    assert peak < 70_000, peak
+    assert peak < 70 << 20, peak
 
 
 # --------------------------------------------------------------- the table of deals met
@@ -412,7 +377,7 @@ def test_the_table_of_deals_met_is_a_set(numbers: list[int]) -> None:
         seen[code] = i
     assert len(done) == len(seen)
     for code, where in seen.items():
-        assert done.where[done.find(code)] == where
+        assert done.where(done.find(code)) == where
 
 
 def test_a_sweep_in_process_reads_back_and_skips(won: dict[str, Any], tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """Measure ``spidercli sweep`` at its limits (docs/sweep.md, "Limits"): the time and the peak
-memory of a real ``spidercli sweep`` process (``ru_maxrss``, from ``wait4``) in two cases.
+memory of a real ``spidercli sweep`` process (its ``VmHWM``: its peak resident memory since its
+exec, read from /proc; Linux only).
 
 - ``plan``: the largest sweep allowed (``--random 10000000 --suits 4``, each deal given a budget
   of one position), from its start to its first record written (then it is ended).
@@ -7,12 +8,22 @@ memory of a real ``spidercli sweep`` process (``ru_maxrss``, from ``wait4``) in 
   (``--records N``, default a million; gave-up records as a sweep writes them, some 240 bytes
   each, or ``--won``: won records with a 160-move log, some 2 KB each), run to its end: it reads
   the file back and solves nothing.
+- ``certificate``: ``--manifest`` resuming a file of one won record whose log is one of the 1 MiB
+  logs of the worst kinds (``tests.tools.limits.limit_logs``: the largest a record's log may be),
+  each replayed before the record may enter the manifest (each is refused: none wins).
+
+- ``check``: what checking one honest won record costs (``sweep.certificate_problem``: its deal
+  dealt, its log read and replayed), in this process, on the records of two real wins (a 1-suit
+  Spiderette deal, and the 4-suit Spider deal of the README's examples), 200 times each.
 
     .venv/bin/python -m tests.tools.sweep_limits plan
     .venv/bin/python -m tests.tools.sweep_limits resume --records 1000000
     .venv/bin/python -m tests.tools.sweep_limits resume --records 1000000 --won
+    .venv/bin/python -m tests.tools.sweep_limits certificate
+    .venv/bin/python -m tests.tools.sweep_limits check
 
-Each prints one line: what was run, the seconds, the peak memory in MB (10^6 bytes) and MiB.
+Each prints a line a case: what was run, the seconds on the clock (and of CPU, where the sweep
+runs to its end), and the peak memory in MB (10^6 bytes) and MiB.
 """
 
 from __future__ import annotations
@@ -28,6 +39,37 @@ from pathlib import Path
 
 SPIDERCLI = [sys.executable, "-m", "spidercli"]
 MAX_DEALS = 10_000_000
+# spidercli in a child that writes, as it ends, its own peak resident memory (``VmHWM``: this
+# process's since its exec) to the file ``SWEEP_LIMITS_PEAK`` names. ``ru_maxrss`` would not do:
+# Linux keeps it across the exec, so it counts the parent's memory at the fork too.
+RUN = """
+import atexit, os, sys
+
+def peak():
+    with open(os.environ["SWEEP_LIMITS_PEAK"], "w") as out:
+        out.write(str(high_water(os.getpid())))
+
+def high_water(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+atexit.register(peak)
+from spidercli.cli import main
+sys.argv = ["spidercli", *sys.argv[1:]]
+main()
+"""
+
+
+def high_water(pid: int) -> int:
+    """The peak resident memory of the process ``pid`` so far, in bytes (``VmHWM``)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
 
 
 def until_first_record(args: list[str], out: Path) -> tuple[float, int]:
@@ -35,30 +77,39 @@ def until_first_record(args: list[str], out: Path) -> tuple[float, int]:
     memory in bytes by then (it is killed there)."""
     start = time.monotonic()
     proc = subprocess.Popen([*SPIDERCLI, *args], stderr=subprocess.DEVNULL)
-    while not (out.exists() and b"\n" in out.read_bytes()[: 1 << 16]):
-        if proc.poll() is not None:
-            raise SystemExit(f"the sweep ended before its first record (exit {proc.returncode})")
-        time.sleep(0.01)
-    took = time.monotonic() - start
-    proc.kill()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return took, usage.ru_maxrss * 1024
-
-
-def to_the_end(args: list[str]) -> tuple[float, int, str]:
-    """Seconds ``spidercli ARGS`` takes to its end, its peak memory in bytes and its stderr."""
-    with tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        proc = subprocess.Popen([*SPIDERCLI, *args], stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(proc.pid, 0)
+    try:
+        while not (out.exists() and b"\n" in out.read_bytes()[: 1 << 16]):
+            if proc.poll() is not None:
+                raise SystemExit(
+                    f"the sweep ended before its first record (exit {proc.returncode})"
+                )
+            time.sleep(0.01)
         took = time.monotonic() - start
+        peak = high_water(proc.pid)
+    finally:
+        proc.kill()
+        proc.wait()
+    return took, peak
+
+
+def to_the_end(args: list[str]) -> tuple[float, float, int, int, str]:
+    """``spidercli ARGS`` run to its end: its seconds, its CPU seconds, its peak memory in bytes,
+    its exit status and its stderr."""
+    with tempfile.TemporaryDirectory() as tmp:
+        peak_file = Path(tmp) / "peak"
+        env = {**os.environ, "SWEEP_LIMITS_PEAK": str(peak_file)}
+        err = Path(tmp) / "stderr"
+        with err.open("wb") as sink:
+            start = time.monotonic()
+            proc = subprocess.Popen(
+                [sys.executable, "-c", RUN, *args], stdout=subprocess.DEVNULL, stderr=sink, env=env
+            )
+            _, status, usage = os.wait4(proc.pid, 0)
+            took = time.monotonic() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        text = err.read().decode("utf-8", "replace")
-    if proc.returncode != 0:
-        raise SystemExit(f"exit {proc.returncode}: {text}")
-    return took, usage.ru_maxrss * 1024, text
+        peak = int(peak_file.read_text()) if peak_file.exists() else 0
+        text = err.read_text(encoding="utf-8", errors="replace")
+    return took, usage.ru_utime + usage.ru_stime, peak, proc.returncode, text
 
 
 def won_record(code: str) -> dict[str, object]:
@@ -96,13 +147,46 @@ def gave_up_record(code: str) -> dict[str, object]:
     }
 
 
+def certificates(tmp: Path) -> None:
+    """``--manifest`` on a file of one won record whose log is each 1 MiB log of the worst
+    kinds: one line each (each is refused, exit status 2, naming the line)."""
+    from spidercli.codes import Setup, parse_code
+    from tests.tools.limits import limit_logs
+
+    for name, log in limit_logs().items():
+        code = log.split("\n", 1)[0].removeprefix("game: ")
+        record = {**won_record(code), "deal_id": Setup.from_code(parse_code(code)).deal_id}
+        record["log"] = log
+        out = tmp / f"{name}.jsonl"
+        out.write_text(json.dumps(record) + "\n", encoding="utf-8")
+        sweep = ["sweep", code, "--jobs", "1", "-o", str(out), "--manifest", str(tmp / "m.yml")]
+        took, cpu, peak, status, said = to_the_end(sweep)
+        what = f"a won record, its log {name} ({len(log.encode()):,} bytes)"
+        print(f"{shown(what, took, peak)}, CPU {cpu:.1f} s, exit {status}")
+        print(f"    {said.strip()[-160:]}")
+
+
+def checks() -> None:
+    """The CPU time ``certificate_problem`` takes on honest won records."""
+    from spidercli import sweep
+
+    for code, budget in (("SD1-S1-AAAAAAB", 30_000), ("SP4-S1C-AAAAAAA", None)):
+        record = sweep.solve_deal((code, 600.0, budget, None))
+        assert record["result"] == "won" and sweep.certificate_problem(record) is None
+        start = time.process_time()
+        for _ in range(200):
+            sweep.certificate_problem(record)
+        each = (time.process_time() - start) / 200
+        print(f"checking the won record of {code} ({record['moves']} moves): {each * 1e3:.1f} ms")
+
+
 def shown(what: str, seconds: float, peak: int) -> str:
     return f"{what}: {seconds:.1f} s, peak memory {peak / 1e6:,.0f} MB ({peak / 2**20:,.0f} MiB)"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("case", choices=["plan", "resume"])
+    parser.add_argument("case", choices=["plan", "resume", "certificate", "check"])
     parser.add_argument("--deals", type=int, default=MAX_DEALS, help="plan: the deals")
     parser.add_argument("--records", type=int, default=1_000_000, help="resume: the records")
     parser.add_argument("--won", action="store_true", help="resume: won records, with logs")
@@ -114,18 +198,24 @@ def main(argv: list[str] | None = None) -> int:
             took, peak = until_first_record([*sweep, "--jobs", "1", "-o", str(out)], out)
             print(shown(f"{' '.join(sweep)}: to the first record", took, peak))
             return 0
+        if args.case == "certificate":
+            certificates(Path(tmp))
+            return 0
+        if args.case == "check":
+            checks()
+            return 0
         make = won_record if args.won else gave_up_record
         with out.open("w", encoding="utf-8") as handle:
             for i in range(1, args.records + 1):
                 handle.write(json.dumps(make(f"KP4-{i}")) + "\n")
         size = out.stat().st_size
         sweep = ["sweep", f"KP4-1..{args.records}", "--jobs", "1", "-o", str(out)]
-        took, peak, err = to_the_end(sweep)
-        if f"({args.records} records from an earlier run)" not in err:
-            raise SystemExit(f"not every record was read back: {err}")
+        took, cpu, peak, status, err = to_the_end(sweep)
+        if status != 0 or f"({args.records} records from an earlier run)" not in err:
+            raise SystemExit(f"exit {status}; not every record was read back: {err}")
         kind = "won" if args.won else "gave-up"
         what = f"resuming {args.records:,} {kind} records ({size / 1e6:,.0f} MB)"
-        print(shown(what, took, peak))
+        print(f"{shown(what, took, peak)}, CPU {cpu:.1f} s")
     return 0
 
 
