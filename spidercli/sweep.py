@@ -268,6 +268,9 @@ def solve_deal(task: Task) -> dict[str, Any]:
         solved = solve_setup(
             setup, RULESETS[RULES], timeout=timeout, max_states=max_states, memory=memory
         )
+    except MemoryError:  # past the search (which gives up on memory by itself): not a bug
+        why = "out of memory: the process's or the machine's memory ran out after the search."
+        return failed(code, why, time.perf_counter() - start)
     except Exception as err:  # a bug, not the deal's fault: say so, and go on
         why = f"internal error: {type(err).__name__}: {err}. Please report it with this deal."
         return failed(code, why, time.perf_counter() - start)

@@ -197,3 +197,19 @@ def test_the_compiled_search_is_clamped_where_it_begins(monkeypatch: pytest.Monk
     outcome = search.solve()
     assert outcome.progress.stop == "memory" and not outcome.exhaustive
     assert search.memory <= 1 << 20
+
+
+def test_a_sweeps_deal_out_of_memory_past_the_search_is_not_a_bug(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A MemoryError past the search (writing the line, say) gives the deal up saying so, not as
+    an internal error to report."""
+    from spidercli import sweep
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(sweep, "solve_setup", no_memory)
+    record = sweep.solve_deal((WON, 60.0, 1000, None))
+    assert record["result"] == "gave-up"
+    assert record["error"].startswith("out of memory: ")
