@@ -897,7 +897,7 @@ def _forge(rng: random.Random, record: dict[str, Any], others: list[dict[str, An
             lines.insert(at, rng.choice(["rules: kpat\n", "  - 10>1\n", "player: x\n"]))
         elif edit == 3:
             lines = [x.replace("result: won", "result: open") for x in lines]
-        else:
+        elif isinstance(record.get("game"), str):  # (an earlier change may have dropped it)
             lines = [x.replace(record["game"], other["game"]) for x in lines]
         record["log"] = "".join(lines)
         return "its log edited"
@@ -1117,7 +1117,8 @@ def check_sweep(
             certified += 1
             if not _certifies(path, path.stem):
                 found.append(f"a certificate that does not hold: {path.name}")
-        won = {r["game"] for r in records if r["result"] == "won"}
+        last = {r["game"]: r for r in records}  # a deal recorded twice: the later record counts
+        won = {code for code, r in last.items() if r["result"] == "won"}
         if status == 0:
             listed = [
                 line.split()[1]
