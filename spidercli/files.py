@@ -5,6 +5,11 @@ or a socket is refused without blocking: the path is looked at before it is open
 non-blocking and checked again before a byte is read. At most ``limit`` bytes are read: a bigger
 file is refused before it is parsed.
 
+A file read back, then appended to (a sweep's output: ``open_to_append``): only a regular file,
+looked at alike before and after it is opened (non-blocking), then read a line at a time
+(``lines_of``, ``line_at``), never more than a block and one line held, a line past a limit
+refused. ``check_replaceable`` finds at once what ``write_atomic`` would refuse at the end.
+
 Writing (``write_atomic``): a crash never leaves half a file. The text goes to a temporary file
 beside the target, is flushed to disk, then renamed over the target (atomic on POSIX and
 Windows). A symbolic link is followed (the link stays, the file it points to is replaced); the
