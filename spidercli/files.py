@@ -5,6 +5,11 @@ or a socket is refused without blocking: the path is looked at before it is open
 non-blocking and checked again before a byte is read. At most ``limit`` bytes are read: a bigger
 file is refused before it is parsed.
 
+A file read back, then appended to (a sweep's output: ``open_to_append``): only a regular file,
+looked at alike before and after it is opened (non-blocking), then read a line at a time
+(``lines_of``, ``line_at``), never more than a block and one line held, a line past a limit
+refused. ``check_replaceable`` finds at once what ``write_atomic`` would refuse at the end.
+
 Writing (``write_atomic``): a crash never leaves half a file. The text goes to a temporary file
 beside the target, is flushed to disk, then renamed over the target (atomic on POSIX and
 Windows). A symbolic link is followed (the link stays, the file it points to is replaced); the
@@ -20,6 +25,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -43,7 +49,12 @@ class Unreadable(Exception):
 
 
 class NotRegularFile(OSError):
-    """A path to write that exists and is not a regular file: it is left alone."""
+    """A path to write that exists and is not a regular file: it is left alone. Its message
+    stays a ``Text`` (``str(err)``, ``message_of(err)``), so that it is said in any language."""
+
+    def __str__(self) -> str:
+        message: str = self.args[0]
+        return message
 
 
 def kind_of(mode: int) -> str:
@@ -219,6 +230,129 @@ def _not_regular(mode: int, kind: FileKind) -> str:
     )
 
 
+# ------------------------------------------------------------------- a file read, then appended to
+
+
+def open_to_append(path: str) -> int:
+    """A descriptor of the regular file ``path`` opened to be read and appended to (made, with
+    the usual permission bits, when it is not there). ``NotRegularFile`` (an ``OSError``) for
+    anything else, a FIFO, a device, a directory or a socket: looked at before it is opened
+    (opening some devices does something, and a FIFO would block), then opened non-blocking and
+    looked at again, so that what was swapped in between is refused too, at once. The open's
+    own ``OSError`` when it fails (no permission, no such folder, a read-only file system)."""
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except OSError:  # not there (it is made), or the open below says why it cannot be used
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise NotRegularFile(_not_appended(mode))
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | nonblocking | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(_not_appended(info.st_mode))
+        if nonblocking:
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _not_appended(mode: int) -> str:
+    return N_("is {kind}, not a regular file: only regular files are written", kind=kind_of(mode))
+
+
+class LineTooLong(Exception):
+    """A line longer than the limit: ``offset``, where it begins."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__(offset)
+        self.offset = offset
+
+
+def lines_of(fd: int, limit: int, start: int = 0) -> Iterator[tuple[int, bytes, bool]]:
+    """The lines of the file open at ``fd`` from byte ``start`` on, read as they are taken, a
+    block at a time (the descriptor's position is this reader's until the last is taken): each
+    its offset, its bytes without the line break, and whether a line break ended it (only the
+    last may lack one). Never more than a block and ``limit`` bytes held: ``LineTooLong`` for a
+    longer line."""
+    os.lseek(fd, start, os.SEEK_SET)
+    held = bytearray()
+    at = start  # the offset of held[0]
+    while True:
+        block = os.read(fd, _BLOCK)
+        if not block:
+            break
+        held += block
+        begin = 0
+        while True:
+            end = held.find(b"\n", begin)
+            if end < 0:
+                break
+            if end - begin > limit:
+                raise LineTooLong(at + begin)
+            yield at + begin, bytes(held[begin:end]), True
+            begin = end + 1
+        del held[:begin]
+        at += begin
+        if len(held) > limit:
+            raise LineTooLong(at)
+    if held:
+        yield at, bytes(held), False
+
+
+def line_at(fd: int, offset: int, limit: int) -> bytes | None:
+    """The line of the file open at ``fd`` that begins at byte ``offset`` (without its line
+    break), read a few KB at a time; None when there is none there, or one longer than
+    ``limit`` bytes."""
+    os.lseek(fd, offset, os.SEEK_SET)
+    held = bytearray()
+    size = 4096
+    while True:
+        block = os.read(fd, size)
+        if not block:
+            return bytes(held) or None
+        end = block.find(b"\n")
+        if end >= 0:
+            held += block[:end]
+            return bytes(held) if len(held) <= limit else None
+        held += block
+        if len(held) > limit:
+            return None
+        size = min(size * 2, _BLOCK)
+
+
+_BLOCK = 1 << 16
+
+
+def check_replaceable(path: str | Path) -> None:
+    """What ``write_atomic`` would refuse, found before any work is done: ``NotRegularFile`` (an
+    ``OSError``) when ``path`` is there and is not a regular file (a FIFO, a device, a
+    directory); the ``OSError`` that keeps a file from being made in its folder (no such folder,
+    no permission, a read-only file system), found by making a temporary file there, removed at
+    once."""
+    target = os.path.realpath(path)
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise NotRegularFile(
+            N_(
+                "is {kind}, not a regular file: not replaced (only regular files are written)",
+                kind=kind_of(info.st_mode),
+            )
+        )
+    directory = os.path.dirname(target) or "."
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+    os.close(fd)
+    Path(tmp).unlink(missing_ok=True)
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -313,9 +447,14 @@ __all__ = [
     "STDIN_NAME",
     "Changed",
     "FileKind",
+    "LineTooLong",
     "NotRegularFile",
     "Snapshot",
     "Unreadable",
+    "check_replaceable",
+    "line_at",
+    "lines_of",
+    "open_to_append",
     "read_limited",
     "read_to_rewrite",
     "too_big",

@@ -19,10 +19,12 @@ The search has two twins that search alike (the same actions in the same order, 
 equivalence, the same positions counted, so the same line or the same proof): the compiled one
 (``spidercli/_proof.c``, used when it was built, unless SPIDERCLI_PURE_PYTHON is set), which
 holds 75-90 bytes a position (measured: its key, its slot in a table, its path), some 23 times
-as fast, and gives up before it would hold more than ``default_memory()`` bytes (8 GiB, or a
-quarter of the machine's memory when that is less); and the pure
-Python one here (``_run_python``), about 1 KB a position, which gives up past ``MAX_POSITIONS``
-(about 1 GB). docs/solver.md, "Proofs", has the figures.
+as fast, and gives up before it would hold more than ``default_memory()`` bytes (8 GiB, a
+quarter of the machine's memory, or what the cgroup's limit or the process's own limits leave,
+whichever is least); and the pure Python one here (``_run_python``), about 1 KB a position,
+which gives up past ``MAX_POSITIONS`` (about 1 GB). Either gives up, ``stop`` ``"memory"``, when
+an allocation fails (``MemoryError``: ``solver.Search.solve``). docs/solver.md, "Proofs", has
+the figures.
 
 Before searching, it asks ``lock.lock`` whether the start is locked (no run can ever be removed
 from it, whatever is played): then it ends at once, unwinnable, having met one position.
@@ -50,19 +52,151 @@ from spidercli.solver import (
 # and its place on the path the search holds; 429 MB for 438,090 positions measured), so some 1 GB.
 MAX_POSITIONS = 1_000_000
 # The most memory the compiled search may hold (its keys, their table, its path) before it gives
-# up; default_memory() takes less on a machine with less than 32 GiB.
+# up; default_memory() takes less where the machine, the container or the process has less.
 MEMORY = 8 << 30
+# What a search leaves of the memory a process may still take, for the rest of it (Python's
+# own objects, the line found, a progress thread's stack): a quarter, and at least this much.
+HEADROOM = 64 << 20
+# A limit at or past this is no limit (cgroup v1 writes "no limit" as 2^63 less a page).
+_UNLIMITED = 1 << 60
 
 
 def default_memory() -> int:
-    """The compiled search's budget of bytes: ``MEMORY``, or a quarter of the machine's memory
-    when that is less (a proof on a laptop leaves it room; ``MEMORY`` where the size is not
-    known)."""
+    """The compiled search's budget of bytes when it is given none: the least of ``MEMORY``,
+    ``shared_memory()`` (a quarter of the machine, what its container leaves) and
+    ``process_memory()`` (what this process's limits leave it)."""
+    return min(shared_memory(), process_memory())
+
+
+def shared_memory() -> int:
+    """The budget that every process of the machine or container shares (a sweep's workers
+    divide it): ``MEMORY``, or a quarter of the machine's memory when that is less (a proof on
+    a laptop leaves it room; ``MEMORY`` where the size is not known), or what the cgroup's
+    limit leaves (``cgroup_room()``, less ``HEADROOM``) when that is less still."""
+    budget = MEMORY
+    ram = physical_memory()
+    if ram is not None:
+        budget = min(budget, ram // 4)
+    room = cgroup_room()
+    if room is not None:
+        budget = min(budget, usable(room))
+    return budget
+
+
+def process_memory() -> int:
+    """What this process may still take for a search, now: what ``RLIMIT_AS`` (``ulimit -v``)
+    and ``RLIMIT_DATA`` (``ulimit -d``) leave beyond what it already holds, less ``HEADROOM``;
+    ``MEMORY`` when neither limits it. Asked where the search begins (a sweep's worker asks in
+    its own process)."""
+    room = address_room()
+    return MEMORY if room is None else min(MEMORY, usable(room))
+
+
+def usable(room: int) -> int:
+    """Of ``room`` bytes still free to a process, what a search may hold: all but a quarter, and
+    all but ``HEADROOM`` at least."""
+    return max(room - max(room // 4, HEADROOM), 0)
+
+
+def physical_memory() -> int | None:
+    """The machine's memory in bytes; None where it is not known."""
     try:
         ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or not that name
-        return MEMORY
-    return min(MEMORY, ram // 4) if ram > 0 else MEMORY
+        return None
+    return ram if ram > 0 else None
+
+
+def address_room(statm: str = "/proc/self/statm") -> int | None:
+    """The bytes this process may still map under its soft ``RLIMIT_AS`` (less its size, as
+    ``statm`` gives it) and ``RLIMIT_DATA`` (less its data); None when neither is set (or where
+    there are no such limits)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    try:
+        with open(statm, encoding="ascii") as handle:
+            fields = handle.read().split()
+        page = os.sysconf("SC_PAGE_SIZE")
+        size, data = int(fields[0]) * page, int(fields[5]) * page
+    except (OSError, ValueError, IndexError, AttributeError):  # not Linux: none counted
+        size = data = 0
+    rooms = []
+    for name, held in (("RLIMIT_AS", size), ("RLIMIT_DATA", data)):
+        limit = resource.getrlimit(getattr(resource, name))[0] if hasattr(resource, name) else -1
+        if limit != resource.RLIM_INFINITY and 0 <= limit < _UNLIMITED:
+            rooms.append(max(limit - held, 0))
+    return min(rooms) if rooms else None
+
+
+def cgroup_room(root: str = "/") -> int | None:
+    """What the memory limits of this process's cgroup and of each cgroup above it leave, the
+    least of them (cgroup v2's ``memory.max`` less the memory its processes hold; v1's
+    ``memory.limit_in_bytes`` alike); None when no cgroup limits it. ``root``: where the file
+    system's root is (the tests give a made-up one)."""
+    try:
+        with open(os.path.join(root, "proc/self/cgroup"), encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    rooms = []
+    for line in lines:
+        _, controllers, path = [*line.split(":", 2), "", ""][:3]
+        mounts: tuple[str, ...]
+        if controllers == "":  # cgroup v2: 0::/path
+            mounts = ("sys/fs/cgroup", "sys/fs/cgroup/unified")
+            files = ("memory.max", "memory.current", "anon")
+        elif "memory" in controllers.split(","):  # cgroup v1: N:memory:/path
+            mounts = ("sys/fs/cgroup/memory",)
+            files = ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_rss")
+        else:
+            continue
+        for mount in mounts:
+            rooms += _cgroup_rooms(os.path.join(root, mount), path, *files)
+    return min(rooms) if rooms else None
+
+
+def _cgroup_rooms(mount: str, path: str, limit: str, usage: str, held: str) -> list[int]:
+    """The room left under each limit from the cgroup ``path`` up to the mount's root (a cgroup
+    namespace mounts the process's own cgroup there: then ``path`` is not found under it, and
+    the root is that cgroup)."""
+    rooms = []
+    parts = [p for p in path.split("/") if p and p not in (".", "..")]
+    for depth in range(len(parts), -1, -1):
+        folder = os.path.join(mount, *parts[:depth])
+        most = _read_number(os.path.join(folder, limit))
+        if most is None or most >= _UNLIMITED:
+            continue
+        used = _held(os.path.join(folder, "memory.stat"), held)
+        if used is None:
+            used = _read_number(os.path.join(folder, usage)) or 0
+        rooms.append(max(most - used, 0))
+    return rooms
+
+
+def _read_number(path: str) -> int | None:
+    """The number a cgroup file holds; None for ``max``, a file not there or not a number."""
+    try:
+        with open(path, encoding="ascii") as handle:
+            text = handle.read(64).strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _held(stat: str, key: str) -> int | None:
+    """The memory a cgroup's processes hold themselves (``memory.stat``'s ``key``: anonymous
+    memory, not the file cache the kernel gives back when asked); None when not said."""
+    try:
+        with open(stat, encoding="ascii") as handle:
+            for line in handle:
+                name, _, value = line.partition(" ")
+                if name == key and value.strip().isdigit():
+                    return int(value)
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
 
 
 # A position's key: (columns, face-down counts, deals done) in place, or (None, the sorted
@@ -145,10 +279,13 @@ class ProofSearch(Search):
         compiled = solver._compiled_proof
         assert compiled is not None
         budget.progress.phase = "proof"
+        # What this process may still take, asked now (a sweep's worker, a thread's stack):
+        # never more than the limits leave, whatever budget was given.
+        most = min(self.max_bytes, process_memory())
         line, exhaustive = compiled.search(
             *self.p.compiled_args(),
             -1,
-            min(max(self.max_bytes, 0), _C_LONG_LONG_MAX),
+            min(max(most, 0), _C_LONG_LONG_MAX),
             budget.grant,
             budget.progress,
             self,
@@ -202,11 +339,18 @@ class ProofSearch(Search):
 _C_LONG_LONG_MAX = (1 << 63) - 1  # the compiled search's budget of bytes is a C long long
 
 __all__ = [
+    "HEADROOM",
     "MAX_POSITIONS",
     "MEMORY",
     "Key",
     "ProofSearch",
+    "address_room",
+    "cgroup_room",
     "compiled_fits",
     "default_memory",
+    "physical_memory",
     "position_key",
+    "process_memory",
+    "shared_memory",
+    "usable",
 ]

@@ -366,6 +366,10 @@ class Search:
         except _Stop:
             steps, exhaustive = None, False
             budget.progress.phase = "gave up"
+        except MemoryError:  # an allocation failed (a limit of the process, the container's):
+            steps, exhaustive = None, False  # what the search held is freed as it unwinds
+            budget.progress.phase = "gave up"
+            budget.progress.stop = "memory"
         budget.progress.seconds = time.monotonic() - budget.start
         return Outcome(steps, exhaustive, budget.progress, self.locked)
 
@@ -787,8 +791,8 @@ class BeamSolver(Search):
                 shorter = self._beam(width, len(best) - 1, budget)
                 if shorter is not None:
                     best = shorter
-        except _Stop:
-            budget.progress.stop = None  # the search won: a budget that ends polishing stops none
+        except (_Stop, MemoryError):  # the search won: a budget that ends polishing stops none
+            budget.progress.stop = None
         return best, False
 
     def polish_widths(self) -> tuple[int, ...]:

@@ -27,6 +27,12 @@ Seven campaigns, each a property that must hold for every input:
   status 2 and the one line ``cannot write to standard output: No space left on device``
   (when the command writes to stdout at all; else what it does with stdout usable), never a
   traceback, never a hang.
+- ``sweep``: ``sweep`` resuming an output file of real records, some with a field of the wrong
+  type or size, a forged certificate (another deal's code, deal ID or log, other moves, the
+  log edited), the bytes cut, NULs, bytes that are not UTF-8, a BOM, CR LF, blank, doubled or
+  swapped lines, lines past the limit or nested deep; half with ``--manifest``: refused naming
+  the file (and the line), the file left as it was, or resumed, the earlier records kept, one
+  record a deal, and every certificate written a win of its own deal.
 
     .venv/bin/python -m tests.fuzz_hostile api --seconds 300 --seed 1 --out /tmp/f
 
@@ -41,6 +47,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import io
 import json
 import os
 import random
@@ -1032,6 +1039,350 @@ def check_full(rng: random.Random, root: Path) -> tuple[list[str], str]:
     return found, label
 
 
+# ---------------------------------------------------------------------------- campaign: sweep
+
+# The deals of the resumed files: won (their logs real), gave up, proven unwinnable (a lock), each
+# solved once per campaign within a budget of positions (the same records on any machine).
+SWEEP_DEALS = [
+    ("SD1-S1-AAAAAAB", 30_000),
+    ("SD1-S1-AAAAAAC", 30_000),
+    ("SP1-S1C-AAAAABD", 30_000),
+    ("KP1-1", 300),
+    ("PS4-14934", 100),
+]
+SWEEP_NEW = "SD1-S1-AAAAAAD"  # a deal no file has: solved by the sweep (within 2,000 positions)
+# Values of the wrong type or size, as they are written in the JSON text.
+HOSTILE_VALUES = [
+    '"abc"',
+    '""',
+    '"1"',
+    '"won"',
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "-0.0",
+    "1.5",
+    "-1",
+    "0",
+    str(2**63),
+    str(2**64),
+    "1" * 30,
+    "9" * 5000,
+    "true",
+    "false",
+    "null",
+    "[]",
+    "{}",
+    '{"a": 1}',
+    "[[[[1]]]]",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    '"\\u0000"',
+    '"\\ud800"',
+    '"\\udfff\\ud800"',
+    '"' + "x" * 3000 + '"',
+]
+SWEEP_KEYS = [
+    *("game", "deal_id", "rules", "result", "moves", "lower_bound", "states"),
+    *("seconds", "log", "states_to_win", "error", "extra"),
+]
+_sweep_records: list[dict[str, Any]] = []
+
+
+def sweep_corpus() -> list[dict[str, Any]]:
+    """The records of ``SWEEP_DEALS`` as a sweep writes them (solved once)."""
+    from spidercli import sweep
+
+    if not _sweep_records:
+        for code, states in SWEEP_DEALS:
+            _sweep_records.append(sweep.solve_deal((code, 60.0, states, None)))
+    return _sweep_records
+
+
+def _deal_id(code: str) -> str:
+    from spidercli.codes import Setup, parse_code
+
+    return Setup.from_code(parse_code(code)).deal_id
+
+
+def _forge(rng: random.Random, record: dict[str, Any], others: list[dict[str, Any]]) -> str:
+    """One change to a record that a certificate must not survive (or that keeps it whole):
+    another deal's code, deal ID or log, its moves, its log edited. What was done, in words."""
+    other = rng.choice(others)
+    log = record.get("log")
+    kind = rng.randrange(9)
+    if kind == 0:
+        record["game"] = other["game"]
+        return "another game"
+    if kind == 1:
+        record["game"], record["deal_id"] = other["game"], _deal_id(other["game"])
+        return "another game and its deal_id"
+    if kind == 2:
+        record["deal_id"] = "".join(rng.choice("0123456789abcdef") for _ in range(16))
+        return "another deal_id"
+    if kind == 3:
+        record["log"] = other.get("log") or rng.choice(others).get("log")
+        return "another log"
+    if kind == 4 and isinstance(record.get("moves"), int):
+        record["moves"] += rng.choice([-2, -1, 1, 7])
+        return "other moves"
+    if kind == 5:
+        record["result"] = "won"
+        return "made won"
+    if kind == 6 and isinstance(log, str):
+        lines = log.splitlines(keepends=True)
+        at = rng.randrange(len(lines))
+        edit = rng.randrange(5)
+        if edit == 0:
+            del lines[at]
+        elif edit == 1:
+            lines[at] = rng.choice(["  - 1>2\n", "  - deal\n", "  - 3>7:2\n", "  - undo\n"])
+        elif edit == 2:
+            lines.insert(at, rng.choice(["rules: kpat\n", "  - 10>1\n", "player: x\n"]))
+        elif edit == 3:
+            lines = [x.replace("result: won", "result: open") for x in lines]
+        elif isinstance(record.get("game"), str):  # (an earlier change may have dropped it)
+            lines = [x.replace(record["game"], other["game"]) for x in lines]
+        record["log"] = "".join(lines)
+        return "its log edited"
+    if kind == 7:
+        record["result"] = rng.choice(["gave-up", "unwinnable"])
+        return "made another result"
+    return "kept whole"
+
+
+def sweep_file(rng: random.Random) -> tuple[bytes, list[str], list[str]]:
+    """A resumed file: records of the corpus (some twice), one to three of them with a field of
+    the wrong type or a forged certificate, then edits of the bytes (a cut, a missing last line
+    break, NULs, bytes that are not UTF-8, a BOM, CR LF, blank lines, a line past the limit, deep
+    nesting, lines doubled or swapped). Its bytes, the sweep's deals, what was done."""
+    corpus = sweep_corpus()
+    chosen = [dict(rng.choice(corpus)) for _ in range(rng.randint(0, 7))]
+    done: list[str] = []
+    raw: dict[str, str] = {}
+    for _ in range(rng.randint(0, 3) if chosen else 0):
+        record = rng.choice(chosen)
+        if rng.random() < 0.5:
+            done.append(_forge(rng, record, corpus))
+        else:
+            key = rng.choice(SWEEP_KEYS)
+            if rng.random() < 0.1:
+                record.pop(key, None)
+                done.append(f"{key} dropped")
+            else:
+                mark = f"@@RAW{len(raw)}@@"
+                raw[mark] = rng.choice(HOSTILE_VALUES)
+                record[key] = mark
+                done.append(f"{key}: {raw[mark][:20]}")
+    text = "".join(json.dumps(r, ensure_ascii=rng.random() < 0.5) + "\n" for r in chosen)
+    for mark, value in raw.items():
+        text = text.replace(f'"{mark}"', value)
+    data = bytearray(text.encode("utf-8", "surrogatepass"))
+    for _ in range(rng.choices([0, 1, 2], [6, 3, 1])[0]):
+        kind = rng.randrange(11)
+        at = rng.randrange(len(data) + 1)
+        if kind == 0:
+            del data[at:]
+            done.append("cut")
+        elif kind == 1 and data.endswith(b"\n"):
+            del data[-1:]
+            done.append("no last line break")
+        elif kind == 2:
+            data[at:at] = b"\x00"
+            done.append("NUL")
+        elif kind == 3:
+            data[at:at] = rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80"])
+            done.append("not UTF-8")
+        elif kind == 4:
+            data[0:0] = b"\xef\xbb\xbf"
+            done.append("BOM")
+        elif kind == 5:
+            data = bytearray(bytes(data).replace(b"\n", b"\r\n"))
+            done.append("CR LF")
+        elif kind == 6:
+            data[at:at] = rng.choice([b"\n", b"\n\n", b"   \n", b"\t\n"])
+            done.append("blank line")
+        elif kind == 7 and rng.random() < 0.1:
+            data += b'{"game": "' + b"x" * (4 << 20) + b'", "result": "won"}\n'
+            done.append("a line past the limit")
+        elif kind == 8:
+            depth = rng.choice([50, 5000, 200_000])
+            data += b"[" * depth + b"]" * depth + b"\n"
+            done.append(f"nesting {depth}")
+        elif kind == 9:
+            lines = bytes(data).split(b"\n")
+            if len(lines) > 2:
+                i, j = rng.randrange(len(lines) - 1), rng.randrange(len(lines) - 1)
+                lines[i], lines[j] = lines[j], lines[i]
+                data = bytearray(b"\n".join(lines))
+                done.append("lines swapped")
+        else:
+            line = rng.choice(bytes(data).split(b"\n") or [b""])
+            data[at:at] = line + b"\n"
+            done.append("a line doubled")
+    codes = list(dict.fromkeys(r["game"] for r in corpus if rng.random() < 0.7))
+    if rng.random() < 0.3:
+        codes.append(SWEEP_NEW)
+    return bytes(data), codes or [SWEEP_NEW], done
+
+
+def _record(line: bytes) -> dict[str, Any] | None:
+    """The record on a line, checked here on its own (not by the code under test): a JSON
+    object with a game and a result, its counts whole numbers from 0 below 2^63, its seconds a
+    finite number from 0, its texts text, a win's moves and log given; None otherwise."""
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("game"), str):
+        return None
+    if value.get("result") not in ("won", "unwinnable", "gave-up"):
+        return None
+    for key in ("moves", "lower_bound", "states", "states_to_win"):
+        n = value.get(key)
+        if n is not None and not (type(n) is int and 0 <= n < 2**63):
+            return None
+    seconds = value.get("seconds")
+    if seconds is not None and (
+        type(seconds) not in (int, float) or not 0 <= seconds < float("inf")
+    ):
+        return None
+    for key in ("deal_id", "rules", "log", "error"):
+        text = value.get(key)
+        if text is not None and (
+            not isinstance(text, str) or any(0xD800 <= ord(c) < 0xE000 for c in text)
+        ):
+            return None
+    if value["result"] == "won" and (value.get("moves") is None or value.get("log") is None):
+        return None
+    return value
+
+
+def _records_of(data: bytes) -> tuple[list[dict[str, Any]], bool]:
+    """The records a file holds (``_record``), and whether every line that is not blank is
+    one."""
+    records = []
+    whole = True
+    for line in data.split(b"\n"):
+        if not line.strip():
+            continue
+        record = _record(line)
+        if record is None:
+            whole = False
+        else:
+            records.append(record)
+    return records, whole
+
+
+def _certifies(path: Path, code: str) -> bool:
+    """Whether the log at ``path`` replays as a win of ``code``'s deal, every entry legal."""
+    from spidercli.movelog import parse_log
+    from spidercli.replay import replay
+    from spidercli.rules import CLASSIC
+
+    try:
+        log = parse_log(path.read_text(encoding="utf-8"), str(path))
+        report = replay(log, rules=CLASSIC)
+    except (InputError, UnicodeDecodeError):
+        return False
+    return report.ok and report.result == "won" and log.deal.deal_id == _deal_id(code)
+
+
+def check_sweep(
+    rng: random.Random, root: Path, data: bytes, codes: list[str]
+) -> tuple[list[str], str]:
+    """``run_sweep`` resuming ``data`` (``--manifest`` half the time): refused with exit status
+    2 naming the file (and the line of a record), the file left as it was; or resumed, the file
+    then all records, the earlier ones kept byte for byte, a record for each deal of the sweep
+    (a new one only for a deal that had none), and, with a manifest, every certificate written a
+    log that replays as a win of its own deal. Never another exception."""
+    from spidercli import i18n, sweep
+    from spidercli.errors import OutputError
+
+    folder = root / "sweep"
+    if folder.exists():
+        subprocess.run(["rm", "-rf", str(folder)], check=True)
+    folder.mkdir()
+    out = folder / "out.jsonl"
+    out.write_bytes(data)
+    manifest = folder / "cup" / "m.yml" if rng.random() < 0.5 else None
+    label = f"{len(codes)} deals" + (", with a manifest" if manifest else "")
+    found: list[str] = []
+    stderr = io.StringIO()
+    i18n.use("en")
+    try:
+        with guard(120):
+            status = sweep.run_sweep(
+                codes,
+                timeout=30.0,
+                max_states=2000,
+                jobs=1,
+                output=str(out),
+                manifest=None if manifest is None else str(manifest),
+                stdout=io.StringIO(),
+                stderr=stderr,
+            )
+    except InputError as err:
+        text = str(err)
+        if "internal error" in text or err.path != str(out):
+            found.append(f"refused, not naming the file: {text[:300]}")
+        if out.read_bytes() != data:
+            found.append(f"refused, yet the file changed: {text[:300]}")
+        if manifest is not None and (manifest.exists() or any(manifest.parent.rglob("*.yaml"))):
+            found.append("refused, yet a manifest or a certificate was written")
+        return found, f"{label}: refused: {text[:120]}"
+    except OutputError as err:
+        return [f"OutputError on a writable folder: {err.message[:300]}"], label
+    except Hang:
+        raise
+    except BaseException as err:
+        return [f"raised {type(err).__name__}: {str(err)[:300]}"], label
+    after = out.read_bytes()
+    records, whole = _records_of(after)
+    if not whole or (after and not after.endswith(b"\n")):
+        found.append("resumed, yet the file is not all records")
+    ended = data.rfind(b"\n") + 1
+    kept = data[:ended]  # a cut last line is removed, a whole one gets its line break
+    tail = data[ended:]
+    if tail.strip() and _records_of(tail)[1]:
+        kept = data + b"\n"
+    if not after.startswith(kept):
+        found.append("resumed, yet the earlier records were not kept as they were")
+    before = [r["game"] for r in _records_of(kept)[0]]
+    games = [r["game"] for r in records]
+    for code in codes:
+        if games.count(code) != max(before.count(code), 1):
+            found.append(f"{code}: {games.count(code)} records, {before.count(code)} before")
+    if "spidercli" in stderr.getvalue() and "Traceback" in stderr.getvalue():
+        found.append("a traceback on stderr")
+    certified = 0
+    if manifest is not None:
+        for path in sorted((manifest.parent / "certificates").glob("*.yaml")):
+            certified += 1
+            if not _certifies(path, path.stem):
+                found.append(f"a certificate that does not hold: {path.name}")
+        last = {r["game"]: r for r in records}  # a deal recorded twice: the later record counts
+        won = {code for code, r in last.items() if r["result"] == "won"}
+        if status == 0:
+            listed = [
+                line.split()[1]
+                for line in manifest.read_text().splitlines()
+                if line.startswith("  - ")
+            ]
+            for code in listed:
+                if (
+                    code not in won
+                    or not (manifest.parent / "certificates" / f"{code}.yaml").is_file()
+                ):
+                    found.append(f"{code} in the manifest without a record and certificate")
+        elif status != 1 or manifest.exists() or won & set(codes):
+            found.append(f"exit {status} with a manifest")
+    elif status != 0:
+        found.append(f"exit {status}")
+    return found, f"{label}: resumed ({certified} certificates)"
+
+
 # ------------------------------------------------------------------------------ the campaigns
 
 
@@ -1100,6 +1451,18 @@ def run_campaign(
                     stats["interfered"] += "not reached" not in label
                 elif name == "verify":
                     found, label = check_verify(rng, root)
+                elif name == "sweep":
+                    data, codes, edits = sweep_file(rng)
+                    found, label = check_sweep(rng, root, data, codes)
+                    label += f" ({', '.join(edits) or 'as written'})"
+                    stats["refused"] += ": refused: " in label
+                    stats["resumed"] += ": resumed" in label
+                    stats["forged"] += any(
+                        e.startswith(("another", "other", "made", "its log")) for e in edits
+                    )
+                    stats["with a manifest"] += "with a manifest" in label
+                    if "certificates)" in label:
+                        stats["certificates replayed"] += int(label.split("(")[1].split()[0])
                 else:
                     found, label = check_full(rng, root)
             except Hang as err:
@@ -1122,7 +1485,7 @@ def summary(name: str, stats: Counter[str], failures: list[Any], start: float) -
     )
 
 
-CAMPAIGNS = ["api", "yaml", "tags", "kpat", "record", "verify", "full"]
+CAMPAIGNS = ["api", "yaml", "tags", "kpat", "record", "verify", "full", "sweep"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -315,8 +315,11 @@ def test_the_default_memory_is_a_quarter_of_the_machine_at_most(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """8 GiB, or a quarter of the machine's memory when that is less; 8 GiB where its size is
-    not known; what a search takes when given no budget."""
+    not known; what a search takes when given no budget. (No cgroup or RLIMIT_AS limits it here:
+    tests/test_memory_limits.py tries those.)"""
     proof = spidercli.proof
+    monkeypatch.setattr(proof, "cgroup_room", lambda: None)
+    monkeypatch.setattr(proof, "address_room", lambda: None)
     sizes = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": (8 << 30) // 4096}  # an 8 GiB laptop
     monkeypatch.setattr(os, "sysconf", lambda name: sizes[name])
     assert proof.default_memory() == 2 << 30

@@ -151,10 +151,11 @@ def test_a_shard_of_a_draw_past_two_to_the_63() -> None:
     """``--random 10**20 --shard K/10**18``: a hundred deals, the shard's own; and a range as
     long (PySol numbers go to 10^20) is the same."""
     draw = sweep.random_draw(10**20, 4, 3)
-    planned = sweep.plan([draw], (5, 10**18), None)
-    assert planned.codes == [draw.code(4 + i * 10**18) for i in range(100)]
+    planned = sweep.plan([draw], (5, 10**18))
+    assert planned.size == 100
+    assert list(planned.codes()) == [draw.code(4 + i * 10**18) for i in range(100)]
     span = sweep.Span("PS", 4, 1, 10**20 - 1)
-    codes = sweep.plan([span], (1, 10**18), None).codes
+    codes = list(sweep.plan([span], (1, 10**18)).codes())
     assert codes[:2] == ["PS4-1", f"PS4-{10**18 + 1}"] and len(codes) == 100
 
 
@@ -181,12 +182,13 @@ def test_the_deal_limit_counts_the_shards_deals(
     items: list[sweep.Item] = ["SP1-S1C-AAAAAAB"] if count else []
     items += [sweep.random_draw(count - 1, 1, 0)] if count > 1 else []
     if allowed:
-        planned = sweep.plan(items, shard, None)
-        assert planned.codes == list(sweep.shard_codes(items, shard))
-        assert len(planned.codes) == len(range(shard[0] - 1, count, shard[1]))
+        planned = sweep.plan(items, shard)
+        codes = list(planned.codes())
+        assert codes == list(sweep.shard_codes(items, shard))
+        assert len(codes) == planned.size == len(range(shard[0] - 1, count, shard[1]))
     else:
         with pytest.raises(InputError, match="a sweep takes at most 10 deals"):
-            sweep.plan(items, shard, None)
+            sweep.plan(items, shard)
 
 
 def test_random_spiderette_codes_are_the_spider_draw_in_spiderette() -> None:
@@ -315,7 +317,7 @@ def test_a_last_line_missing_only_its_newline_is_kept(tmp_path: Path) -> None:
 
 def test_a_file_that_is_not_a_sweeps_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
-    out.write_text('{"game": "SD1-S1-AAAAAAB", "result": "won"}\nnot json\n{"x": 1}\n')
+    out.write_text('{"game": "SD1-S1-AAAAAAB", "result": "gave-up"}\nnot json\n{"x": 1}\n')
     result = run("sweep", FAST[0], *BUDGET, "-o", str(out))
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
@@ -548,7 +550,7 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
     from spidercli.proof import ProofSearch
     from spidercli.solver import Problem
 
-    monkeypatch.setattr(sweep, "default_memory", lambda: 1 << 30)
+    monkeypatch.setattr(sweep, "shared_memory", lambda: 1 << 30)
     given_tasks: list[sweep.Task] = []
 
     def supervised(

@@ -11,6 +11,8 @@ import typer
 from spidercli import api
 from spidercli.cli import LangOption, dump, fail, load, write_output
 from spidercli.codes import CodeError, Setup, parse_code
+from spidercli.errors import unwritable
+from spidercli.files import check_replaceable
 from spidercli.logtypes import MoveLog
 from spidercli.messages import N_, message_of
 from spidercli.rules import RULESETS, ruleset_named
@@ -99,6 +101,8 @@ def solve(
         check_solvable(setup, ruleset)
     except ValueError as err:
         fail(message_of(err), None, as_json)
+    if output is not None:  # said now, not after a search of the whole budget
+        writable(output, as_json)
     note = pure_python_note()  # the search is slow and may find longer lines: say so
     if note is not None:
         print(f"spidercli: {note}", file=sys.stderr)
@@ -122,6 +126,15 @@ def solve(
     sys.stdout.flush()  # written before it is said to be
     print(f"spidercli: {solved_message(setup, found)}", file=sys.stderr)
     print(f"spidercli: {bound_message(found)}", file=sys.stderr)
+
+
+def writable(path: str, as_json: bool) -> None:
+    """Fail (exit 2) at once when ``-o``'s file could not be written (a FIFO, a device, a
+    directory, a folder that takes no file)."""
+    try:
+        check_replaceable(path)
+    except OSError as err:
+        fail(unwritable(path, err).message, None, as_json)
 
 
 def progress_printer() -> SolveProgress | None:
