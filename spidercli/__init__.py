@@ -37,6 +37,9 @@ _PUBLIC: dict[str, str] = {
     "record_text": "spidercli.api",
     "record_file": "spidercli.api",
     "import_kpat": "spidercli.api",
+    "deals": "spidercli.api",
+    "settled": "spidercli.api",
+    "pick_deals": "spidercli.api",
     # what they take and return
     "MoveLog": "spidercli.logtypes",
     "Entry": "spidercli.logtypes",
@@ -56,6 +59,9 @@ _PUBLIC: dict[str, str] = {
     "Judgement": "spidercli.judge",
     "Recorded": "spidercli.record",
     "KPatImport": "spidercli.kpat",
+    "DealSet": "spidercli.table",
+    "Settled": "spidercli.table",
+    "Picked": "spidercli.table",
     # errors
     "InputError": "spidercli.errors",
     "IllegalLogError": "spidercli.replay",
@@ -64,6 +70,7 @@ _PUBLIC: dict[str, str] = {
 __all__ = [
     "Board",
     "Column",
+    "DealSet",
     "Entry",
     "Expect",
     "Hint",
@@ -74,23 +81,28 @@ __all__ = [
     "KPatImport",
     "Mismatch",
     "MoveLog",
+    "Picked",
     "Recorded",
     "Replayed",
     "Report",
+    "Settled",
     "Solution",
     "Standing",
     "Submission",
     "TournamentResult",
     "Verdict",
     "deal",
+    "deals",
     "duel",
     "hint",
     "import_kpat",
     "parse_log",
+    "pick_deals",
     "read_log",
     "record_file",
     "record_text",
     "replay",
+    "settled",
     "solve",
     "standings",
     "verify",
@@ -99,14 +111,17 @@ __all__ = [
 TYPE_CHECKING = False  # typing is not imported: type checkers read the names below
 if TYPE_CHECKING:
     from spidercli.api import deal as deal
+    from spidercli.api import deals as deals
     from spidercli.api import duel as duel
     from spidercli.api import hint as hint
     from spidercli.api import import_kpat as import_kpat
     from spidercli.api import parse_log as parse_log
+    from spidercli.api import pick_deals as pick_deals
     from spidercli.api import read_log as read_log
     from spidercli.api import record_file as record_file
     from spidercli.api import record_text as record_text
     from spidercli.api import replay as replay
+    from spidercli.api import settled as settled
     from spidercli.api import solve as solve
     from spidercli.api import standings as standings
     from spidercli.api import verify as verify
@@ -125,6 +140,9 @@ if TYPE_CHECKING:
     from spidercli.replay import Report as Report
     from spidercli.solution import Hint as Hint
     from spidercli.solving import Solution as Solution
+    from spidercli.table import DealSet as DealSet
+    from spidercli.table import Picked as Picked
+    from spidercli.table import Settled as Settled
     from spidercli.tournament import Standing as Standing
     from spidercli.tournament import Submission as Submission
     from spidercli.tournament import TournamentResult as TournamentResult

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from spidercli.solution import Hint
     from spidercli.solver import Progress
     from spidercli.solving import Solution
+    from spidercli.table import DealSet, Picked, Settled
     from spidercli.tournament import TournamentResult
     from spidercli.verdict import Verdict
 
@@ -450,16 +451,88 @@ def import_kpat(save: StrPath | bytes, *, name: str | None = None) -> KPatImport
     return import_save(_path(save, "save"), name)
 
 
+# ------------------------------------------------------------------------ the settled table
+
+
+def deals(name: str) -> DealSet:
+    """A set of spidercli's table of settled deals (``"PS4"``: PySol's 4-suit deals 1-32000),
+    as ``spidercli deals SET`` shows it: its counts of deals won, proven unwinnable and not
+    settled, whether it is ``complete``, and each deal's entry (``get(n)``, iteration).
+    ``InputError`` for a set the table does not hold."""
+    from spidercli.errors import InputError
+    from spidercli.messages import message_of
+    from spidercli.table import TableError, deal_set
+
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a set's name (str), not {type(name).__name__}")
+    try:
+        return deal_set(name.strip().upper())
+    except TableError as err:
+        raise InputError(message_of(err)) from err
+
+
+def settled(code: str) -> Settled:
+    """One deal's entry in the table (``"PS4-17"``), as ``spidercli deals CODE`` shows it: its
+    result, its certificate (``log()``, a move log that replays as a win), the proof of an
+    unwinnable deal, its grade. ``InputError`` for a deal the table does not hold."""
+    from spidercli.errors import InputError
+    from spidercli.messages import message_of
+    from spidercli.table import TableError, split_code
+
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a deal's code (str), not {type(code).__name__}")
+    try:
+        name, number = split_code(code)
+        return deals(name).get(number)
+    except TableError as err:
+        raise InputError(message_of(err)) from err
+
+
+def pick_deals(
+    name: str,
+    count: int,
+    *,
+    seed: int = 0,
+    grade: str | None = None,
+    title: str | None = None,
+) -> Picked:
+    """``count`` winnable deals of the table's set ``name``, drawn from ``seed`` (the same deals
+    for the same seed on every machine), of the grade ``grade`` (``easy``, ``medium``, ``hard``)
+    when given, as ``spidercli deals SET --pick N`` picks them; ``manifest_text()`` is their
+    tournament manifest. ``InputError`` when the set has fewer such deals."""
+    from spidercli.errors import InputError
+    from spidercli.messages import message_of
+    from spidercli.table import GRADES, TableError, pick
+
+    n = _positive(count, "count")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    if not 0 <= seed < 1 << 64:
+        raise ValueError(f"seed must be from 0 to 2**64 - 1, not {seed}")
+    if grade is not None and grade not in GRADES:
+        raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a str or None, not {type(title).__name__}")
+    table = deals(name)
+    try:
+        return pick(table, n, seed=seed, grade=grade, title=title)
+    except TableError as err:
+        raise InputError(message_of(err)) from err
+
+
 __all__ = [
     "deal",
+    "deals",
     "duel",
     "hint",
     "import_kpat",
     "parse_log",
+    "pick_deals",
     "read_log",
     "record_file",
     "record_text",
     "replay",
+    "settled",
     "solve",
     "standings",
     "verify",

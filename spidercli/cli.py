@@ -79,6 +79,11 @@ COMMANDS: dict[str, Command] = {  # in the order the root's help lists them
         "sweep",
         "Solve many deals: one JSON record a deal, as each finishes.",
     ),
+    "deals": Command(
+        "spidercli.commands.deals",
+        "deals",
+        "Show the table of settled deals, or pick winnable ones.",
+    ),
     "serve": Command(
         "spidercli.commands.serve",
         "serve",

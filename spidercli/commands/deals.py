@@ -1,0 +1,162 @@
+"""``spidercli deals SET|CODE``: the table of settled deals: a set's summary, one deal's entry
+(its certificate or proof), or winnable deals picked for a tournament."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from spidercli import api
+from spidercli.cli import LangOption, dump, fail, unusable, write_output
+from spidercli.errors import InputError
+from spidercli.i18n import _
+from spidercli.messages import N_, said
+from spidercli.table import GRADES, entry_text, set_text
+
+
+def deals(
+    spec: Annotated[
+        str,
+        typer.Argument(
+            help="A set of the table (PS4, PS2, PS1) or one of its deals (PS4-17).",
+            metavar="SET|CODE",
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    log: Annotated[
+        bool,
+        typer.Option("--log", help="Print a won deal's certificate, a log replay verifies."),
+    ] = False,
+    pick: Annotated[
+        int | None,
+        typer.Option("--pick", help="Pick N winnable deals of the set.", metavar="N", min=1),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="The pick's seed: the same deals on every machine (default 0).",
+            metavar="S",
+            min=0,
+            max=(1 << 64) - 1,
+        ),
+    ] = None,
+    grade: Annotated[
+        str | None,
+        typer.Option(
+            "--grade", help=f"Pick deals of this grade only ({', '.join(GRADES)}).", metavar="G"
+        ),
+    ] = None,
+    title: Annotated[
+        str | None,
+        typer.Option("--title", help="The tournament's name, in the manifest.", metavar="TEXT"),
+    ] = None,
+    manifest: Annotated[
+        str | None,
+        typer.Option(
+            "--manifest",
+            help="Write the picked deals' tournament manifest to FILE, and their certificates "
+            "to certificates/ beside it (else the manifest goes to stdout).",
+            metavar="FILE",
+        ),
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """Show the table of settled deals, or pick winnable ones.
+
+    Every deal of PySol's sets 1-32000 that spidercli's sweeps settled: won, with a certificate
+    (a winning log anyone can replay), or proven unwinnable, with its proof.
+
+    \b
+    Examples:
+      spidercli deals PS4
+      spidercli deals PS4-17 --log > PS4-17.yaml
+      spidercli deals PS4 --pick 10 --seed 7 --manifest cup/cup.yaml
+
+    \b
+    Exit status: 0 shown or written; 1 --log of a deal with no certificate; 2 a set or deal
+    the table does not hold, or options that do not go together.
+    """
+    picking = pick is not None
+    is_deal = "-" in spec
+    for given, option in (
+        (seed is not None, "--seed"),
+        (grade is not None, "--grade"),
+        (title is not None, "--title"),
+        (manifest is not None, "--manifest"),
+    ):
+        if given and not picking:
+            fail(said(N_("{option} goes with --pick", option=option)), None, as_json)
+    if picking and is_deal:
+        fail(said(N_("--pick takes a set (PS4), not a deal")), None, as_json)
+    if log and not is_deal:
+        fail(said(N_("--log takes a deal (PS4-17), not a set")), None, as_json)
+    if log and as_json:
+        fail(said(N_("--log prints a log, not JSON: the JSON has it as 'log'")), None, as_json)
+    if grade is not None and grade not in GRADES:
+        fail(
+            said(
+                N_(
+                    "--grade must be one of {choices}, not {grade}",
+                    choices=", ".join(GRADES),
+                    grade=grade,
+                )
+            ),
+            None,
+            as_json,
+        )
+    try:
+        if picking:
+            assert pick is not None
+            picked = api.pick_deals(spec, pick, seed=seed or 0, grade=grade, title=title)
+        elif is_deal:
+            entry = api.settled(spec)
+        else:
+            table = api.deals(spec)
+    except InputError as err:
+        unusable(err, as_json)
+    if picking:
+        if manifest is not None:
+            folder = os.path.join(os.path.dirname(manifest), "certificates")
+            for chosen in picked.deals:
+                text = chosen.log()
+                assert text is not None
+                try:
+                    os.makedirs(folder, exist_ok=True)
+                except OSError as err:
+                    from spidercli.errors import unwritable
+
+                    fail(unwritable(folder, err).message, None, as_json)
+                write_output(os.path.join(folder, f"{chosen.game}.yaml"), text, as_json)
+            write_output(manifest, picked.manifest_text(), as_json)
+        if as_json:
+            dump(picked.to_json())
+        elif manifest is None:
+            sys.stdout.write(picked.manifest_text())
+        else:
+            print(
+                _("wrote {manifest} and {n} certificates beside it").format(
+                    manifest=manifest, n=len(picked.deals)
+                ),
+                file=sys.stderr,
+            )
+        return
+    if is_deal:
+        if log:
+            text = entry.log()
+            if text is None:
+                print(entry_text(entry), end="", file=sys.stderr)
+                raise typer.Exit(1)
+            sys.stdout.write(text)
+        elif as_json:
+            dump(entry.to_json())
+        else:
+            sys.stdout.write(entry_text(entry))
+        return
+    if as_json:
+        dump(table.to_json())
+    else:
+        sys.stdout.write(set_text(table))

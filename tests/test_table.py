@@ -1,0 +1,335 @@
+"""The settled table (spidercli/table.py, spidercli/tables/): every certificate it ships wins its
+own deal, every proof is found again by the solver, and ``spidercli deals`` shows, prints and
+picks from it."""
+
+from __future__ import annotations
+
+import json
+import lzma
+from pathlib import Path
+
+import pytest
+
+import spidercli
+from spidercli.codes import Setup, parse_code
+from spidercli.engine import Game
+from spidercli.rules import CLASSIC
+from spidercli.table import (
+    SETS,
+    DealSet,
+    TableError,
+    deal_set,
+    graded,
+    held,
+    read_table,
+    shuffled,
+)
+from spidercli.tournament import load_manifest
+from tests.helpers import run
+
+HELD = held()
+
+
+def test_the_table_ships_the_4_suit_set() -> None:
+    assert "PS4" in HELD
+
+
+@pytest.mark.parametrize("name", HELD)
+def test_every_certificate_wins_its_own_deal(name: str) -> None:
+    """The rule regression corpus: each won deal's line replayed by the engine from its deal
+    (the fast path; tests/test_play_all.py holds it equal to playing one action at a time) is a
+    win in exactly the moves the table says, with no action refused."""
+    table = deal_set(name)
+    won = 0
+    for entry in table.entries.values():
+        if entry.result != "won":
+            continue
+        game = Game.from_setup(Setup.from_code(parse_code(entry.game)), CLASSIC)
+        done, refusal = game.play_all(entry.actions(), record=False)
+        assert refusal is None, (entry.game, done, refusal)
+        assert game.result == "won" and game.moves == entry.moves == len(entry.line), entry.game
+        assert entry.lower_bound is not None and entry.lower_bound <= entry.moves, entry.game
+        won += 1
+    assert won == table.won
+
+
+@pytest.mark.parametrize("name", HELD)
+def test_every_proof_is_found_again_by_solve(name: str) -> None:
+    """An unwinnable deal's proof is what ``spidercli solve`` finds: a lock of the same ranks,
+    or a whole space searched (the same count of positions)."""
+    table = deal_set(name)
+    for entry in table.entries.values():
+        if entry.result != "unwinnable":
+            continue
+        assert entry.proof is not None
+        solution = spidercli.solve(entry.game, timeout=None)
+        assert solution.result == "unwinnable", entry.game
+        if entry.proof.kind == "lock":
+            assert tuple(sorted(solution.locked or ())) == entry.proof.ranks
+        else:
+            assert solution.states == entry.proof.positions
+
+
+def test_pysols_locked_deals_are_unwinnable_in_the_table() -> None:
+    table = deal_set("PS4")
+    for number in (1748, 14934):
+        entry = table.get(number)
+        if entry.result == "unknown" and entry.tried is None:
+            pytest.skip("the table has not reached this deal yet")
+        assert entry.result == "unwinnable" and entry.proof is not None
+        assert entry.proof.kind == "lock"
+
+
+def test_a_set_counts_its_deals() -> None:
+    table = deal_set("PS4")
+    assert table.deals == 32000
+    assert table.won + table.unwinnable + table.unknown == 32000
+    assert table.complete == (table.unknown == 0)
+    assert sum(1 for _ in table) == 32000
+    assert repr(table).startswith("<DealSet PS4: ")
+
+
+# ---------------------------------------------------------------------------- the files
+
+
+INFO = SETS["PS4"]
+
+
+def test_a_table_file_is_read_line_by_line() -> None:
+    text = (
+        "# set PS4\n# made today\n"
+        "3 won 2 1 5/8 1>2 deal\n"
+        "7 unwinnable - - - lock 3 6\n"
+        "9 unwinnable - - - search 1234\n"
+        "11 unknown - 57 - gave-up 60\n"
+    )
+    table = read_table(INFO, text, "t")
+    assert (table.won, table.unwinnable, table.unknown) == (1, 2, 31997)
+    assert table.get(3).line == ("1>2", "deal") and table.get(3).grade == graded(5, 8)
+    proof = table.get(7).proof
+    assert proof is not None and proof.ranks == (3, 6)
+    assert table.get(9).proof is not None and table.get(9).proof.positions == 1234  # type: ignore[union-attr]
+    assert table.get(11).tried == "gave-up 60" and table.get(11).lower_bound == 57
+    assert table.get(12).result == "unknown" and table.get(12).tried is None
+    assert table.made == "today"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "3 won 2 1 -",  # a win without its line
+        "3 won x 1 - 1>2",
+        "3 drawn - - - x",
+        "3 unwinnable - - - luck 3",
+        "3 unwinnable - - - search",
+        "3 won 2 1 9/8 1>2",  # more wins than playouts
+        "0 won 2 1 - 1>2",  # out of the range
+        "32001 won 2 1 - 1>2",
+        "3",
+    ],
+)
+def test_a_line_that_is_not_the_tables_is_refused(line: str) -> None:
+    with pytest.raises(TableError):
+        read_table(INFO, f"# set PS4\n{line}\n", "t")
+
+
+def test_a_deal_given_twice_or_another_sets_file_is_refused() -> None:
+    with pytest.raises(TableError, match="repeated"):
+        read_table(INFO, "3 won 1 1 - 1>2\n3 won 1 1 - 1>2\n", "t")
+    with pytest.raises(TableError, match="PS2"):
+        read_table(INFO, "# set PS2\n", "t")
+
+
+def test_a_certificate_that_does_not_win_is_a_table_error() -> None:
+    table = read_table(INFO, "3 won 1 1 - 1>2\n", "t")
+    with pytest.raises(TableError, match="does not win"):
+        table.get(3).log()
+
+
+def test_the_shipped_files_are_xz_text_with_their_header() -> None:
+    for name in HELD:
+        path = Path(spidercli.__file__).parent / "tables" / f"{name}.txt.xz"
+        head = lzma.decompress(path.read_bytes()).decode()[:200]
+        assert head.startswith(f"# set {name}\n")
+
+
+# ---------------------------------------------------------------------------- the pick
+
+
+def test_the_shuffle_is_splitmix64s_and_the_same_everywhere() -> None:
+    """Pinned: a seed gives these numbers on every machine (SplitMix64, Fisher-Yates from the
+    front), and a prefix of the shuffle is the shuffle's prefix."""
+    numbers = list(range(1, 101))
+    drawn = list(shuffled(numbers, 2026))
+    assert sorted(drawn) == numbers
+    assert drawn[:3] == list(shuffled(numbers, 2026))[:3]
+    assert drawn[:5] == PINNED_2026
+    assert list(shuffled(numbers, 2027))[:5] != drawn[:5]
+
+
+PINNED_2026 = [86, 48, 68, 41, 80]
+
+
+def test_a_pick_is_the_same_for_the_same_seed_and_every_deal_is_won() -> None:
+    a = spidercli.pick_deals("PS4", 5, seed=11)
+    b = spidercli.pick_deals("ps4", 5, seed=11)
+    assert a == b and len(a.deals) == 5
+    assert spidercli.pick_deals("PS4", 5, seed=12) != a
+    assert all(e.result == "won" and e.log() is not None for e in a.deals)
+    assert len({e.game for e in a.deals}) == 5
+    assert repr(a) == "<Picked 5 deals of PS4, seed 11>"
+
+
+def test_a_pick_larger_than_the_set_is_refused() -> None:
+    with pytest.raises(spidercli.InputError, match="fewer than"):
+        spidercli.pick_deals("PS4", 40000)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"count": 0}, ValueError),
+        ({"count": "3"}, TypeError),
+        ({"count": 3, "seed": -1}, ValueError),
+        ({"count": 3, "seed": 1 << 64}, ValueError),
+        ({"count": 3, "seed": True}, TypeError),
+        ({"count": 3, "grade": "tough"}, ValueError),
+        ({"count": 3, "title": 5}, TypeError),
+    ],
+)
+def test_the_apis_pick_checks_its_arguments(kwargs: dict[str, object], error: type) -> None:
+    with pytest.raises(error):
+        spidercli.pick_deals("PS4", **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_api_refuses_a_set_or_deal_the_table_does_not_hold() -> None:
+    for call, arg in (
+        (spidercli.deals, "KP4"),
+        (spidercli.settled, "KP4-17"),
+        (spidercli.settled, "PS4-0"),
+        (spidercli.settled, "PS4-32001"),
+        (spidercli.settled, "PS4"),
+        (spidercli.settled, "PS4-١٢"),
+    ):
+        with pytest.raises(spidercli.InputError):
+            call(arg)
+    with pytest.raises(TypeError):
+        spidercli.deals(4)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def test_deals_set_json_has_the_summarys_keys() -> None:
+    result = run("deals", "PS4", "--json")
+    assert result.exit_code == 0
+    got = json.loads(result.stdout)
+    assert list(got) == ["set", "deals", "won", "unwinnable", "unknown", "complete"]
+    assert got == deal_set("PS4").to_json()
+
+
+def test_deals_set_text_says_its_counts() -> None:
+    result = run("deals", "PS4")
+    assert result.exit_code == 0
+    table = deal_set("PS4")
+    assert result.stdout.startswith("PS4: PySol's Spider deals, 4 suits, deals 1-32000\n")
+    assert f"{table.won:,} won" in result.stdout
+
+
+def won_deal(table: DealSet) -> str:
+    return table.get(min(table.won_numbers())).game
+
+
+def test_deals_code_json_has_the_records_keys_and_its_log_replays() -> None:
+    code = won_deal(deal_set("PS4"))
+    result = run("deals", code, "--json")
+    assert result.exit_code == 0
+    got = json.loads(result.stdout)
+    assert list(got) == ["game", "result", "moves", "lower_bound", "log", "proof", "grade"]
+    assert got["game"] == code and got["result"] == "won"
+    report = spidercli.replay(spidercli.parse_log(got["log"]))
+    assert report.status == "valid" and report.result == "won"
+    assert report.game.moves == got["moves"]
+
+
+def test_deals_code_log_is_the_certificate_replay_verifies(tmp_path: Path) -> None:
+    code = won_deal(deal_set("PS4"))
+    result = run("deals", code, "--log")
+    assert result.exit_code == 0
+    path = tmp_path / "cert.yaml"
+    path.write_text(result.stdout)
+    assert run("replay", str(path), "--show", "none").exit_code == 0
+
+
+def test_deals_log_of_a_deal_without_certificate_exits_1() -> None:
+    table = deal_set("PS4")
+    missing = next(e.game for e in table if e.result != "won")
+    result = run("deals", missing, "--log")
+    assert result.exit_code == 1 and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["KP4"], "not in spidercli's table"),
+        (["XX"], "not in spidercli's table"),
+        (["PS4-0"], "deals 1-32000"),
+        (["PS4-abc"], "not a set's deal"),
+        (["PS4", "--seed", "3"], "--seed goes with --pick"),
+        (["PS4", "--grade", "easy"], "--grade goes with --pick"),
+        (["PS4", "--manifest", "m.yaml"], "--manifest goes with --pick"),
+        (["PS4", "--title", "Cup"], "--title goes with --pick"),
+        (["PS4-17", "--pick", "3"], "--pick takes a set"),
+        (["PS4", "--log"], "--log takes a deal"),
+        (["PS4-17", "--log", "--json"], "--log prints a log"),
+        (["PS4", "--pick", "3", "--grade", "tough"], "--grade must be one of"),
+        (["PS4", "--pick", "0"], "0"),
+        (["PS4", "--pick", "3", "--seed", "-1"], "-1"),
+        (["PS4", "--pick", "99999"], "fewer than"),
+    ],
+)
+def test_deals_refuses_bad_input_with_exit_2(args: list[str], words: str) -> None:
+    result = run("deals", *args)
+    assert result.exit_code == 2, result.output
+    assert words in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_deals_bad_input_with_json_is_the_error_object() -> None:
+    result = run("deals", "KP4", "--json")
+    assert result.exit_code == 2
+    assert set(json.loads(result.stdout)) == {"error"}
+
+
+def test_deals_pick_writes_a_manifest_tournament_reads_and_certificates(tmp_path: Path) -> None:
+    manifest = tmp_path / "cup" / "cup.yaml"
+    result = run(
+        "deals",
+        "PS4",
+        "--pick",
+        "3",
+        "--seed",
+        "5",
+        "--title",
+        "Cup: 'one'",
+        "--manifest",
+        str(manifest),
+    )
+    assert result.exit_code == 0, result.output
+    picked = spidercli.pick_deals("PS4", 3, seed=5)
+    text = manifest.read_text()
+    for entry in picked.deals:
+        assert f"  - {entry.game}  #" in text
+        cert = tmp_path / "cup" / "certificates" / f"{entry.game}.yaml"
+        assert cert.read_text() == entry.log()
+    assert "name: \"Cup: 'one'\"" in text
+    read = load_manifest(str(manifest))
+    assert read.name == "Cup: 'one'"
+    assert [label for _id, label in read.deals] == [e.game for e in picked.deals]
+
+
+def test_deals_pick_into_a_folder_that_cannot_be_made_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "certificates").write_text("a file where the folder goes")
+    result = run("deals", "PS4", "--pick", "2", "--manifest", str(tmp_path / "m.yaml"))
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output

@@ -1,0 +1,188 @@
+"""Build the settled table (spidercli/tables/SET.txt.xz) from sweep records, and report on it.
+
+    python -m tests.tools.table build PS4 ps4.jsonl [more.jsonl ...] [--grades grades.jsonl]
+    python -m tests.tools.table unknown PS4      # the deals left unknown, with what was tried
+    python -m tests.tools.table stats PS4        # sizes, moves, gaps
+
+``build`` reads every record of the set's deals in the files given (``spidercli sweep
+PS4-1..32000 -o ps4.jsonl``; several files, as shards concatenated, or a retry with a longer
+budget), checks each (a won record's log must be the log of its own deal, and replay as a win
+with the moves it says; an unwinnable one must be proven again: a lock found now, or the search's
+record kept), keeps for each deal the best: won with the fewest moves, else unwinnable, else the
+longest budget tried; then writes the table, replacing the file only when everything checked.
+A won and an unwinnable record of one deal stop the build: one of them is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import lzma
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from spidercli import api
+from spidercli.codes import Setup, parse_code
+from spidercli.engine import Game
+from spidercli.lock import lock
+from spidercli.rules import CLASSIC
+from spidercli.solver import problem_from_game
+from spidercli.table import SETS, Grade, SetInfo, deal_set, split_code
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def records(paths: list[str]) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for i, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    print(f"{path}:{i}: skipped: not JSON (a line cut short?)", file=sys.stderr)
+                    continue
+                yield path, i, record
+
+
+def line_of(record: dict[str, Any], code: str, where: str) -> tuple[str, ...]:
+    """A won record's line, checked: the log is its own deal's and wins in its moves."""
+    log = api.parse_log(record["log"], name=where)
+    if log.code is None or log.code.canonical != code:
+        raise SystemExit(f"{where}: the log is of {log.code and log.code.canonical}, not {code}")
+    report = api.replay(log)
+    if report.result != "won" or report.game.moves != record["moves"] or report.illegal:
+        raise SystemExit(f"{where}: the log does not win {code} in {record['moves']} moves")
+    return tuple(e.text.replace(" ", "") for e in log.entries)
+
+
+def locked_ranks(code: str) -> tuple[int, ...] | None:
+    found = lock(problem_from_game(Game.from_setup(Setup.from_code(parse_code(code)), CLASSIC)))
+    return None if found is None else tuple(sorted(found.ranks))
+
+
+def build(info: SetInfo, paths: list[str], grades: dict[str, Grade], out: Path) -> None:
+    best: dict[int, str] = {}
+    kind: dict[int, str] = {}
+    moves: dict[int, int] = {}
+    budget: dict[int, float] = {}
+    checked = 0
+    started = time.monotonic()
+    for path, i, r in records(paths):
+        code = r.get("game")
+        if not isinstance(code, str):
+            continue
+        name, n = split_code(code)
+        if name != info.name or not info.first <= n <= info.last:
+            continue
+        where = f"{path}:{i}"
+        if r.get("rules") != "classic":
+            raise SystemExit(f"{where}: a record under {r.get('rules')!r}, not classic")
+        result = r.get("result")
+        grade = grades.get(code)
+        g = "-" if grade is None else f"{grade.wins}/{grade.playouts}"
+        if result == "won":
+            if kind.get(n) == "unwinnable":
+                raise SystemExit(f"{where}: {code} is won here and proven unwinnable elsewhere")
+            if kind.get(n) == "won" and moves[n] <= r["moves"]:
+                continue
+            line = line_of(r, code, where)
+            checked += 1
+            kind[n], moves[n] = "won", r["moves"]
+            best[n] = f"{n} won {r['moves']} {r['lower_bound']} {g} {' '.join(line)}"
+        elif result == "unwinnable":
+            if kind.get(n) == "won":
+                raise SystemExit(f"{where}: {code} is proven unwinnable here and won elsewhere")
+            ranks = locked_ranks(code)
+            if ranks is not None:
+                proof = "lock " + " ".join(map(str, ranks))
+            elif r.get("states") == 1:
+                raise SystemExit(f"{where}: {code}: an unwinnable record of 1 state, but no lock")
+            else:
+                proof = f"search {r['states']}"
+            kind[n] = "unwinnable"
+            best[n] = f"{n} unwinnable - - - {proof}"
+        elif result == "gave-up":
+            if kind.get(n) in ("won", "unwinnable"):
+                continue
+            seconds = float(r.get("budget_seconds") or r.get("seconds") or 0)
+            if n in budget and budget[n] >= seconds:
+                continue
+            budget[n] = seconds
+            kind[n] = "unknown"
+            bound = r.get("lower_bound")
+            what = "error" if r.get("error") else f"gave-up {round(seconds)}"
+            best[n] = f"{n} unknown - {'-' if bound is None else bound} {g} {what}"
+    counts = {k: sum(1 for v in kind.values() if v == k) for k in ("won", "unwinnable", "unknown")}
+    header = [
+        f"# set {info.name}",
+        f"# title {info.title}",
+        f"# deals {info.first} {info.last}",
+        f"# made {time.strftime('%Y-%m-%d')} from spidercli sweep records "
+        f"({counts['won']} won, {counts['unwinnable']} unwinnable, "
+        f"{info.size - counts['won'] - counts['unwinnable']} unknown)",
+        "# deal result moves lower_bound grade line|proof|tried",
+    ]
+    text = "\n".join(header + [best[n] for n in sorted(best)]) + "\n"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_bytes(lzma.compress(text.encode(), preset=9 | lzma.PRESET_EXTREME))
+    os.replace(tmp, out)
+    print(
+        f"{info.name}: {counts['won']} won ({checked} certificates replayed), "
+        f"{counts['unwinnable']} unwinnable, {info.size - counts['won'] - counts['unwinnable']} "
+        f"unknown; {out} {out.stat().st_size:,} bytes ({time.monotonic() - started:.1f} s)"
+    )
+
+
+def read_grades(paths: list[str]) -> dict[str, Grade]:
+    from spidercli.table import graded
+
+    out: dict[str, Grade] = {}
+    for _path, _i, r in records(paths):
+        out[r["game"]] = graded(int(r["wins"]), int(r["playouts"]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.tools.table")
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="write spidercli/tables/SET.txt.xz from sweep records")
+    b.add_argument("set", choices=sorted(SETS))
+    b.add_argument("records", nargs="+")
+    b.add_argument("--grades", nargs="*", default=[])
+    b.add_argument("-o", "--output", type=Path)
+    u = sub.add_parser("unknown", help="list the deals left unknown")
+    u.add_argument("set", choices=sorted(SETS))
+    s = sub.add_parser("stats", help="the set's counts, moves and gaps")
+    s.add_argument("set", choices=sorted(SETS))
+    args = parser.parse_args(argv)
+    info = SETS[args.set]
+    if args.command == "build":
+        out = args.output or ROOT / "spidercli" / "tables" / f"{info.name}.txt.xz"
+        build(info, args.records, read_grades(args.grades), out)
+    elif args.command == "unknown":
+        table = deal_set(info.name)
+        for entry in table:
+            if entry.result == "unknown":
+                print(entry.game, entry.tried or "not tried")
+    else:
+        table = deal_set(info.name)
+        won = [e for e in table.entries.values() if e.result == "won"]
+        gaps = sorted((e.moves or 0) - (e.lower_bound or 0) for e in won)
+        lengths = sorted(e.moves or 0 for e in won)
+        print(repr(table))
+        if won:
+            print(
+                f"moves: median {lengths[len(lengths) // 2]}, max {lengths[-1]}; "
+                f"gap: median {gaps[len(gaps) // 2]}"
+            )
+
+
+if __name__ == "__main__":
+    main()
