@@ -4,7 +4,7 @@ its line number.
 The usual log (a plain ``moves:`` list last) is read quickly by ``spidercli.plainlog``; anything
 else by the strict YAML reader (``spidercli.yamlreader``), so each error names the line and says
 what was expected. Unknown or duplicate keys, aliases, custom tags and wrong types are refused
-with ``LogError``. An explicit ``deal:`` block is read by ``spidercli.deals``; logs are written
+with ``LogError``. An explicit ``deal:`` block is read by ``spidercli.dealblock``; logs are written
 by ``spidercli.logwriter``.
 """
 
@@ -17,7 +17,7 @@ import yaml
 
 from spidercli.actions import ActionSyntaxError, parse_action
 from spidercli.codes import CodeError, Setup, parse_code
-from spidercli.deals import parse_deal
+from spidercli.dealblock import parse_deal
 from spidercli.files import MAX_LOG_BYTES
 from spidercli.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS, Entry, Expect, MoveLog
 from spidercli.messages import N_, ascii_note, did_you_mean, message_of, prefixed, quoted

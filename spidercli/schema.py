@@ -15,7 +15,7 @@ from typing import Any
 
 from spidercli import __version__
 from spidercli.cards import RANKS, SUITS
-from spidercli.deals import MOVE_RULES
+from spidercli.dealblock import MOVE_RULES
 from spidercli.engine import RULE_IDS
 from spidercli.logtypes import EXPECT_KEYS, RESULTS
 from spidercli.replay import INVALID_INPUT, STATUSES

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from spidercli.actions import Action, parse_action
 from spidercli.codes import Setup, parse_code, splitmix64_output
@@ -38,6 +38,9 @@ from spidercli.logwriter import format_log
 from spidercli.messages import N_, quoted, said
 from spidercli.replay import figures
 from spidercli.rules import CLASSIC
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 TableResult = Literal["won", "unwinnable", "unknown"]
 TABLE_RESULTS: tuple[TableResult, ...] = ("won", "unwinnable", "unknown")
@@ -346,7 +349,7 @@ def read_table(info: SetInfo, text: str, where: str) -> DealSet:
     return DealSet(info, made, entries)
 
 
-def table_path(name: str) -> resources.abc.Traversable:
+def table_path(name: str) -> Traversable:
     return resources.files("spidercli") / "tables" / f"{name}.txt.xz"
 
 
@@ -364,8 +367,8 @@ def deal_set(name: str) -> DealSet:
                 held=", ".join(held()) or "none",
             )
         )
-    with path.open("rb") as raw, lzma.open(raw, "rt", encoding="utf-8") as f:
-        return read_table(info, f.read(), f"spidercli/tables/{info.name}.txt.xz")
+    text = lzma.decompress(path.read_bytes()).decode("utf-8")
+    return read_table(info, text, f"spidercli/tables/{info.name}.txt.xz")
 
 
 def held() -> list[str]:
@@ -520,8 +523,7 @@ class Picked:
         which = "" if self.grade is None else f" --grade {self.grade}"
         lines = [
             f"# {len(self.deals)} winnable deals of {SETS[self.set].title} ({self.set}), picked",
-            "# by "
-            f"spidercli deals {self.set} --pick {len(self.deals)} --seed {self.seed}{which}.",
+            f"# by spidercli deals {self.set} --pick {len(self.deals)} --seed {self.seed}{which}.",
             "# Each deal's winning log is in certificates/<code>.yaml beside this file;",
             "# spidercli replay verifies it. Grades: the fair player's playouts won",
             "# (docs/fair.md).",
@@ -578,15 +580,24 @@ def pick(
             if len(chosen) == count:
                 break
     if len(chosen) < count:
-        raise TableError(
+        fewer = (
             N_(
-                "{set} has only {n} winnable deals{of_grade}, fewer than the {count} asked for",
+                "{set} has only {n} winnable deals, fewer than the {count} asked for",
                 set=table.name,
                 n=len(chosen),
-                of_grade="" if grade is None else f" of grade {grade}",
+                count=count,
+            )
+            if grade is None
+            else N_(
+                "{set} has only {n} winnable deals of grade {grade}, fewer than the {count} "
+                "asked for",
+                set=table.name,
+                n=len(chosen),
+                grade=grade,
                 count=count,
             )
         )
+        raise TableError(fewer)
     return Picked(table.name, seed, grade, title, tuple(chosen))
 
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from spidercli import codes, deals, movelog, plainlog
+from spidercli import codes, dealblock, movelog, plainlog
 from spidercli.actions import Action, Move, Undo
 from spidercli.codes import Setup, parse_code, seed_letters
 from spidercli.engine import Game, Refusal
@@ -111,7 +111,7 @@ def general_paths() -> Iterator[None]:
         enter(mock.patch.object(Game, "play_all", slow_play_all))
         enter(mock.patch.object(Game, "_plainly_legal", _never_plain))
         enter(mock.patch.object(Report, "json_text", _json_text))
-        enter(mock.patch.object(deals, "_deck_fits", lambda *args: False))
+        enter(mock.patch.object(dealblock, "_deck_fits", lambda *args: False))
         enter(mock.patch.object(codes, "_DEALT", _NoCache()))
         enter(mock.patch.object(plainlog, "_DEALS", _NoCache()))
         enter(mock.patch.object(actions, "_PARSED", _NoCache()))
@@ -147,7 +147,7 @@ def compare_deck_check(text: str) -> str | None:
     if "deal" not in text:
         return None
     quick = reader_outcome(parse_yaml_log, text)
-    with mock.patch.object(deals, "_deck_fits", lambda *args: False):
+    with mock.patch.object(dealblock, "_deck_fits", lambda *args: False):
         full = reader_outcome(parse_yaml_log, text)
     if quick != full:
         return f"deck check: quick {quick!r:.600}\n  card by card {full!r:.600}"

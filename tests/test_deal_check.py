@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from spidercli.cards import make_card
 from spidercli.codes import ordered_deck
-from spidercli.deals import _check_deck, _deck_fits
+from spidercli.dealblock import _check_deck, _deck_fits
 from spidercli.rules import SPIDER, SPIDERETTE, GameKind
 from spidercli.yamlreader import LogError
 

@@ -77,9 +77,9 @@ def test_general_paths_swap_every_fast_path() -> None:
         assert Game.play_all is fuzz.slow_play_all
         assert Game._plainly_legal is not fast_move
         assert Report.json_text is not fast_json
-        from spidercli import deals, quickparams
+        from spidercli import dealblock, quickparams
 
-        assert not deals._deck_fits([1], 1, 8)
+        assert not dealblock._deck_fits([1], 1, 8)
         assert quickparams.quick_value(str, None, "x", None) is quickparams._NOT_QUICK
     assert (movelog.parse_log, Game.play_all, Report.json_text, Game._plainly_legal) == (
         fast_parse,

@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema
 
 from spidercli.cards import SUITS
-from spidercli.deals import DEAL_KEYS, MOVE_RULES
+from spidercli.dealblock import DEAL_KEYS, MOVE_RULES
 from spidercli.engine import RULE_IDS
 from spidercli.errors import InputError
 from spidercli.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS

@@ -77,8 +77,8 @@ def deals(
       spidercli deals PS4 --pick 10 --seed 7 --manifest cup/cup.yaml
 
     \b
-    Exit status: 0 shown or written; 1 --log of a deal with no certificate; 2 a set or deal
-    the table does not hold, or options that do not go together.
+    Exit status: 0 shown or written; 1 --log of a deal with no certificate;
+    2 a set or deal the table does not hold, or options that do not go together.
     """
     picking = pick is not None
     is_deal = "-" in spec
