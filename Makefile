@@ -114,7 +114,7 @@ pictures: $(DEV_STAMP)
 # merge them into the Czech and Finnish .po files, then compile the .mo files the package ships.
 # Translate what the update adds (the tests fail on an untranslated or fuzzy entry) and run it again.
 # The languages are i18n.LANGUAGES' (English, the messages' own, has no catalog).
-LOCALES = $(shell $(BIN)/python -c 'from spidercli.i18n import LANGUAGES; print(*LANGUAGES[1:])')
+LOCALES = $(shell $(BIN)/python -c 'from spidercli.text.i18n import LANGUAGES; print(*LANGUAGES[1:])')
 i18n: $(DEV_STAMP)
 	$(BIN)/pybabel extract --project=spidercli --copyright-holder="the spidercli authors" \
 	  --version="$$($(BIN)/python -c 'import spidercli; print(spidercli.__version__)')" \

@@ -41,14 +41,14 @@ _PUBLIC: dict[str, str] = {
     "settled": "spidercli.api",
     "pick_deals": "spidercli.api",
     # what they take and return
-    "MoveLog": "spidercli.logtypes",
-    "Entry": "spidercli.logtypes",
-    "Expect": "spidercli.logtypes",
-    "Report": "spidercli.replay",
-    "Illegal": "spidercli.replay",
-    "Mismatch": "spidercli.replay",
-    "Board": "spidercli.replay",
-    "Column": "spidercli.replay",
+    "MoveLog": "spidercli.play.logtypes",
+    "Entry": "spidercli.play.logtypes",
+    "Expect": "spidercli.play.logtypes",
+    "Report": "spidercli.play.replay",
+    "Illegal": "spidercli.play.replay",
+    "Mismatch": "spidercli.play.replay",
+    "Board": "spidercli.play.replay",
+    "Column": "spidercli.play.replay",
     "Verdict": "spidercli.verdict",
     "Replayed": "spidercli.verdict",
     "Hint": "spidercli.solution",
@@ -64,7 +64,7 @@ _PUBLIC: dict[str, str] = {
     "Picked": "spidercli.table",
     # errors
     "InputError": "spidercli.errors",
-    "IllegalLogError": "spidercli.replay",
+    "IllegalLogError": "spidercli.play.replay",
 }
 
 __all__ = [
@@ -128,16 +128,16 @@ if TYPE_CHECKING:
     from spidercli.errors import InputError as InputError
     from spidercli.judge import Judgement as Judgement
     from spidercli.kpat import KPatImport as KPatImport
-    from spidercli.logtypes import Entry as Entry
-    from spidercli.logtypes import Expect as Expect
-    from spidercli.logtypes import MoveLog as MoveLog
+    from spidercli.play.logtypes import Entry as Entry
+    from spidercli.play.logtypes import Expect as Expect
+    from spidercli.play.logtypes import MoveLog as MoveLog
+    from spidercli.play.replay import Board as Board
+    from spidercli.play.replay import Column as Column
+    from spidercli.play.replay import Illegal as Illegal
+    from spidercli.play.replay import IllegalLogError as IllegalLogError
+    from spidercli.play.replay import Mismatch as Mismatch
+    from spidercli.play.replay import Report as Report
     from spidercli.record import Recorded as Recorded
-    from spidercli.replay import Board as Board
-    from spidercli.replay import Column as Column
-    from spidercli.replay import Illegal as Illegal
-    from spidercli.replay import IllegalLogError as IllegalLogError
-    from spidercli.replay import Mismatch as Mismatch
-    from spidercli.replay import Report as Report
     from spidercli.solution import Hint as Hint
     from spidercli.solving import Solution as Solution
     from spidercli.table import DealSet as DealSet
@@ -170,9 +170,9 @@ def __dir__() -> list[str]:
 
 class _Package(_types.ModuleType):
     """The package, whose public names a submodule never hides: importing
-    ``spidercli/replay.py`` (the module) would otherwise bind ``spidercli.replay`` to it, in
+    ``spidercli/play/replay.py`` (the module) would otherwise bind ``spidercli.replay`` to it, in
     place of the function ``spidercli.replay``. Code inside imports from the modules by name
-    (``from spidercli.replay import Report``), never through the package's attributes."""
+    (``from spidercli.play.replay import Report``), never through the package's attributes."""
 
     def __setattr__(self, name: str, value: object) -> None:
         if name in _PUBLIC and isinstance(value, _types.ModuleType):

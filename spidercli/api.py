@@ -24,14 +24,14 @@ import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Literal
 
-from spidercli.files import MAX_LOG_BYTES
+from spidercli.logs.files import MAX_LOG_BYTES
 
 if TYPE_CHECKING:
     from spidercli.judge import Judgement
     from spidercli.kpat import KPatImport
-    from spidercli.logtypes import MoveLog
+    from spidercli.play.logtypes import MoveLog
+    from spidercli.play.replay import Board, ReplayVisitor, Report
     from spidercli.record import Recorded
-    from spidercli.replay import Board, ReplayVisitor, Report
     from spidercli.solution import Hint
     from spidercli.solver import Progress
     from spidercli.solving import Solution
@@ -96,7 +96,7 @@ def _rules(value: object) -> str | None:
 
 
 def _log(value: object, what: str = "log") -> MoveLog:
-    from spidercli.logtypes import MoveLog
+    from spidercli.play.logtypes import MoveLog
 
     if not isinstance(value, MoveLog):
         raise TypeError(
@@ -128,7 +128,7 @@ def _bytes_of(text: object, name: str, max_bytes: object) -> bytes:
     data = _text(text, "text")
     if len(data) > limit:
         from spidercli.errors import InputError
-        from spidercli.files import too_big
+        from spidercli.logs.files import too_big
 
         raise InputError(too_big(limit, len(data)).message, path=name)
     return data
@@ -144,7 +144,7 @@ def read_log(path: StrPath, *, max_bytes: int = MAX_LOG_BYTES) -> MoveLog:
     than ``max_bytes``, text that is not UTF-8, YAML that is malformed or does not follow the
     log format, an unknown game code or action; its ``path`` and ``line`` point at the fault.
     """
-    from spidercli.movelog import load_log
+    from spidercli.logs.reader import load_log
 
     return load_log(_path(path, "path"), _positive(max_bytes, "max_bytes"))
 
@@ -158,8 +158,8 @@ def parse_log(
     checks (UTF-8, no NUL byte, a leading byte order mark dropped), the same reader. ``name``
     is what messages and the log's ``path`` call it. ``InputError`` as ``read_log``.
     """
-    from spidercli.movelog import parse_log
-    from spidercli.yamlreader import decode
+    from spidercli.logs.reader import parse_log
+    from spidercli.logs.yamlreader import decode
 
     shown = _name(name)
     return parse_log(decode(_bytes_of(text, shown, max_bytes), shown), shown)
@@ -180,7 +180,7 @@ def replay(
     one that cannot play the log's game. ``visitor`` is the command line's (its boards and HTML
     page), not part of the public API.
     """
-    from spidercli.replay import choose_rules, replay
+    from spidercli.play.replay import choose_rules, replay
 
     _log(log)
     if on_illegal not in ON_ILLEGAL:
@@ -194,10 +194,10 @@ def replay(
 def deal(code: str) -> Board:
     """The starting position a game code deals (``SP2-S1C-AAAAAAA``, ``KP2-17``), as
     ``spidercli deal CODE`` shows it; ``InputError`` for text that is not a game code."""
-    from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.errors import InputError
-    from spidercli.messages import message_of
-    from spidercli.replay import Board
+    from spidercli.game.codes import CodeError, Setup, parse_code
+    from spidercli.play.replay import Board
+    from spidercli.text.messages import message_of
 
     if not isinstance(code, str):
         raise TypeError(f"code must be a game code (str), not {type(code).__name__}")
@@ -225,7 +225,7 @@ def hint(
     just before a search, which a finished game or a card to turn up needs none of), not part
     of the public API.
     """
-    from spidercli.replay import IllegalLogError
+    from spidercli.play.replay import IllegalLogError
     from spidercli.solution import hint
     from spidercli.solving import no_hint_message
 
@@ -258,13 +258,13 @@ def solve(
     ``InputError`` for text that is not a game code, an unknown ruleset, or one that cannot play
     the deal. ``progress`` is the command line's (its live line), not part of the public API.
     """
-    from spidercli.codes import CodeError, Setup, parse_code
     from spidercli.errors import InputError
-    from spidercli.logtypes import MoveLog
-    from spidercli.messages import message_of
-    from spidercli.replay import choose_rules
-    from spidercli.rules import ruleset_named
+    from spidercli.game.codes import CodeError, Setup, parse_code
+    from spidercli.game.rules import ruleset_named
+    from spidercli.play.logtypes import MoveLog
+    from spidercli.play.replay import choose_rules
     from spidercli.solving import solve_game
+    from spidercli.text.messages import message_of
 
     seconds = None if timeout is None else _seconds(timeout, "timeout")
     budget = None if max_states is None else _positive(max_states, "max_states")
@@ -346,7 +346,7 @@ def _page_folder(path: str) -> None:
     ``InputError`` when it cannot be: a file of that name, a read-only parent. A page that
     cannot be written would leave its log without a link, silently: so it is said at once."""
     from spidercli.errors import InputError
-    from spidercli.messages import N_
+    from spidercli.text.messages import N_
 
     try:
         os.makedirs(path, exist_ok=True)
@@ -375,7 +375,7 @@ def standings(
 
     from spidercli.errors import InputError
     from spidercli.findlogs import find_logs, no_logs
-    from spidercli.messages import N_
+    from spidercli.text.messages import N_
     from spidercli.tournament import load_manifest, standings
 
     given = list(_paths(paths, "paths"))
@@ -460,8 +460,8 @@ def deals(name: str) -> DealSet:
     settled, whether it is ``complete``, and each deal's entry (``get(n)``, iteration).
     ``InputError`` for a set the table does not hold."""
     from spidercli.errors import InputError
-    from spidercli.messages import message_of
     from spidercli.table import TableError, deal_set
+    from spidercli.text.messages import message_of
 
     if not isinstance(name, str):
         raise TypeError(f"name must be a set's name (str), not {type(name).__name__}")
@@ -476,8 +476,8 @@ def settled(code: str) -> Settled:
     result, its certificate (``log()``, a move log that replays as a win), the proof of an
     unwinnable deal, its grade. ``InputError`` for a deal the table does not hold."""
     from spidercli.errors import InputError
-    from spidercli.messages import message_of
     from spidercli.table import TableError, split_code
+    from spidercli.text.messages import message_of
 
     if not isinstance(code, str):
         raise TypeError(f"code must be a deal's code (str), not {type(code).__name__}")
@@ -501,8 +501,8 @@ def pick_deals(
     when given, as ``spidercli deals SET --pick N`` picks them; ``manifest_text()`` is their
     tournament manifest. ``InputError`` when the set has fewer such deals."""
     from spidercli.errors import InputError
-    from spidercli.messages import message_of
     from spidercli.table import GRADES, TableError, pick
+    from spidercli.text.messages import message_of
 
     n = _positive(count, "count")
     if isinstance(seed, bool) or not isinstance(seed, int):

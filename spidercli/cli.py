@@ -28,16 +28,16 @@ from typer.models import CommandInfo, TyperInfo
 
 from spidercli import quickparams
 from spidercli.errors import InputError, OutputError
-from spidercli.files import MAX_LOG_BYTES
-from spidercli.i18n import LANGUAGES, LanguageError, choose
+from spidercli.game.rules import RULESETS
+from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.plainhelp import PlainCommand
-from spidercli.rules import RULESETS
+from spidercli.text.i18n import LANGUAGES, LanguageError, choose
 
 quickparams.install()  # plain values coerced without importing pydantic (start-up time)
 
 if TYPE_CHECKING:  # imported for the types only: the commands import what they use
-    from spidercli.logtypes import MoveLog
-    from spidercli.rules import Ruleset
+    from spidercli.game.rules import Ruleset
+    from spidercli.play.logtypes import MoveLog
 
 
 class Command(NamedTuple):
@@ -198,8 +198,8 @@ def _escaped_errors() -> Iterator[None]:
         yield
     except typer.TyperException as err:  # Typer's usage errors; shown by Typer, after this
         if type(err).__name__ != "NoArgsIsHelpError":  # that one's message is our help text
-            from spidercli.messages import LIMIT, shown
             from spidercli.plainhelp import fix_usage_error
+            from spidercli.text.messages import LIMIT, shown
 
             fix_usage_error(err)  # "did you mean", as every other name
             err.message = shown(err.message, 2 * LIMIT)
@@ -305,10 +305,13 @@ def fail(message: str, line: int | None, as_json: bool, status: int = 2) -> NoRe
     """Input that cannot be used: one paragraph on stderr (and the JSON error), exit ``status``
     (2)."""
     if as_json:
-        from spidercli.messages import error_json, utf8_safe  # a file name not UTF-8: valid JSON
+        from spidercli.text.messages import (  # a file name not UTF-8: valid JSON
+            error_json,
+            utf8_safe,
+        )
 
         print(json.dumps(error_json(utf8_safe(message), line)))
-    from spidercli.messages import said  # the JSON above stays English; people read --lang's
+    from spidercli.text.messages import said  # the JSON above stays English; people read --lang's
 
     print(f"spidercli: error: {said(message)}", file=sys.stderr)
     raise typer.Exit(status)
@@ -321,7 +324,7 @@ def unusable(err: InputError, as_json: bool) -> NoReturn:
 
 def write_output(path: str, text: str, as_json: bool = False) -> None:
     """Write an output file the user named, or fail (exit 2) saying why."""
-    from spidercli.files import write_atomic
+    from spidercli.logs.files import write_atomic
 
     try:
         write_atomic(path, text)
@@ -366,7 +369,7 @@ def load(
 ) -> tuple[MoveLog, Ruleset]:
     """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
     from spidercli import api
-    from spidercli.replay import choose_rules
+    from spidercli.play.replay import choose_rules
 
     try:
         parsed = api.read_log(log, max_bytes=max_bytes)
@@ -377,7 +380,7 @@ def load(
 
 def dump(obj: Any) -> None:
     """A JSON value on stdout, indented, as every command's --json prints it."""
-    from spidercli.messages import utf8_safe  # a file name that is not UTF-8 stays valid JSON
+    from spidercli.text.messages import utf8_safe  # a file name that is not UTF-8 stays valid JSON
 
     # Streamed, so a big report never sits in memory twice.
     for chunk in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(obj):
@@ -386,7 +389,7 @@ def dump(obj: Any) -> None:
 
 
 def _N(msgid: str, /, **fields: Any) -> str:  # messages.N_, imported only when needed
-    from spidercli.messages import N_
+    from spidercli.text.messages import N_
 
     return N_(msgid, **fields)
 
@@ -483,7 +486,7 @@ def _quiet_exit_after_broken_pipe() -> NoReturn:
 def _environment_error(message: str) -> NoReturn:
     """Output that cannot be written: one line on stderr (when stderr itself can be written),
     exit status 2."""
-    from spidercli.messages import said
+    from spidercli.text.messages import said
 
     try:
         print(f"spidercli: error: {said(message)}", file=sys.stderr)
@@ -517,7 +520,7 @@ def main() -> None:
     except OutputError as err:
         _environment_error(err.message)
     except OSError as err:  # any other the commands did not name: the system's words, and the file
-        from spidercli.messages import shown_path
+        from spidercli.text.messages import shown_path
 
         name = err.filename
         where = f"{shown_path(os.fsdecode(name) if isinstance(name, bytes) else str(name))}: "

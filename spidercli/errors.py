@@ -18,7 +18,7 @@ be written (a full disk, a read-only folder), exit status 2 as well.
 
 from __future__ import annotations
 
-from spidercli.messages import N_, located, message_of, said
+from spidercli.text.messages import N_, located, message_of, said
 
 INPUT_ERROR_STATUS = 2  # the exit status of unusable input
 

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from spidercli.errors import InputError
-from spidercli.files import STDIN
-from spidercli.messages import N_
+from spidercli.logs.files import STDIN
+from spidercli.text.messages import N_
 
 if TYPE_CHECKING:
     from spidercli.gitignore import Rules

@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO
 
-from spidercli.i18n import _, ngettext
-from spidercli.messages import N_, said, shown, shown_path, utf8_safe
-from spidercli.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
+from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
+from spidercli.text.i18n import _, ngettext
+from spidercli.text.messages import N_, said, shown, shown_path, utf8_safe
+from spidercli.text.words import result_word, status_count
 from spidercli.verdict import Verdict
-from spidercli.words import result_word, status_count
 
 # ------------------------------------------------------------------ text safe for each format
 
@@ -177,7 +177,7 @@ class TableWriter(Writer):
 
     def __init__(self, out: IO[str]) -> None:
         super().__init__(out)
-        from spidercli.render import hanging, text_width  # the table's alone
+        from spidercli.report.text import hanging, text_width  # the table's alone
 
         self.width = text_width()
         self.hanging = hanging
@@ -432,7 +432,7 @@ def write_verdicts(
     tally = Tally.new()
     index = None
     if html_dir is not None:
-        from spidercli.html import PageIndex
+        from spidercli.report.page import PageIndex
 
         index = PageIndex(html_dir)
     with contextlib.ExitStack() as stack:

@@ -37,8 +37,8 @@ import os
 from typing import NamedTuple
 
 from spidercli.errors import InputError
-from spidercli.files import Unreadable, read_limited
-from spidercli.messages import N_, quoted
+from spidercli.logs.files import Unreadable, read_limited
+from spidercli.text.messages import N_, quoted
 
 MAX_GITIGNORE_BYTES = 1 << 20  # a larger .gitignore (or one that is not a regular file): not read
 

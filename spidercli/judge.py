@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from spidercli.errors import InputError
-from spidercli.i18n import _, number
-from spidercli.logtypes import MoveLog
-from spidercli.messages import N_, message_of, said, shown, shown_path
-from spidercli.replay import Report, replay
-from spidercli.rules import DUEL, check_playable
-from spidercli.words import result_shown
+from spidercli.game.rules import DUEL, check_playable
+from spidercli.play.logtypes import MoveLog
+from spidercli.play.replay import Report, replay
+from spidercli.text.i18n import _, number
+from spidercli.text.messages import N_, message_of, said, shown, shown_path
+from spidercli.text.words import result_shown
 
 
 class DuelError(InputError):

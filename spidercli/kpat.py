@@ -33,11 +33,13 @@ from typing import TYPE_CHECKING
 import defusedxml
 from defusedxml.expatreader import DefusedExpatParser
 
-from spidercli.actions import Action, Deal, Move
-from spidercli.codes import GameCode, Layout, Setup, deal_layout
-from spidercli.engine import Game
 from spidercli.errors import InputError
-from spidercli.files import (
+from spidercli.game.actions import Action, Deal, Move
+from spidercli.game.codes import GameCode, Layout, Setup, deal_layout
+from spidercli.game.engine import Game
+from spidercli.game.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
+from spidercli.game.rules import KPAT, SPIDER
+from spidercli.logs.files import (
     MAX_LOG_BYTES,
     STDIN,
     STDIN_NAME,
@@ -46,14 +48,12 @@ from spidercli.files import (
     read_limited,
     too_big,
 )
-from spidercli.kpatdeal import KPAT_MAX_DEAL, KPAT_SUIT_NAMES, card_of_id, kpat_ids
-from spidercli.logwriter import format_log
-from spidercli.messages import N_
-from spidercli.rules import KPAT, SPIDER
-from spidercli.words import CardWords
+from spidercli.logs.writer import format_log
+from spidercli.text.messages import N_
+from spidercli.text.words import CardWords
 
 if TYPE_CHECKING:
-    from spidercli.logtypes import MoveLog
+    from spidercli.play.logtypes import MoveLog
 
 # The limits of a save, each checked as the XML is read (docs/kpat.md has the measurements).
 # A save holds some 150-350 bytes a step (KPat's own saves: 254-343), so 1 MiB, the limit of a
@@ -908,7 +908,7 @@ class KPatImport:
     @property
     def log(self) -> MoveLog:
         """``log_text`` read as a ``MoveLog`` (its ``path`` is the save's)."""
-        from spidercli.movelog import parse_log
+        from spidercli.logs.reader import parse_log
 
         return parse_log(self.log_text, self.save.path)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from spidercli.messages import N_, Nn_, did_you_mean, quoted
+from spidercli.text.messages import N_, Nn_, did_you_mean, quoted
 
 Show = str | set[object]  # "every", "none", or the entry numbers (0 the start) and "final"
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from typer.core import TyperCommand
 
-from spidercli.suggest import close_match
+from spidercli.text.suggest import close_match
 
 _RANGE_ALONE = re.compile(r"  \[(?:[0-9.]+<=?)?x(?:>=?|<=?)[0-9.]+\]")
 _RANGE_AFTER = re.compile(r"; (?:[0-9.]+<=?)?x(?:>=?|<=?)[0-9.]+\]")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from spidercli.files import (
+from spidercli.logs.files import (
     MAX_LOG_BYTES,
     STDIN,
     STDIN_NAME,
@@ -33,11 +33,11 @@ from spidercli.files import (
     read_to_rewrite,
     write_atomic,
 )
-from spidercli.logwriter import expect_lines
-from spidercli.messages import N_
-from spidercli.movelog import parse_log
-from spidercli.replay import IllegalLogError, choose_rules, replay
-from spidercli.yamlreader import LogError, compose, decode
+from spidercli.logs.reader import parse_log
+from spidercli.logs.writer import expect_lines
+from spidercli.logs.yamlreader import LogError, compose, decode
+from spidercli.play.replay import IllegalLogError, choose_rules, replay
+from spidercli.text.messages import N_
 
 
 @dataclass(frozen=True)

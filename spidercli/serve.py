@@ -32,9 +32,9 @@ from typing import Any
 from uvicorn import Config, Server
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from spidercli.messages import error_json
 from spidercli.serve_app import App, Settings
 from spidercli.serve_metrics import Metrics
+from spidercli.text.messages import error_json
 
 
 @dataclass(frozen=True)

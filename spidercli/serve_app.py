@@ -25,9 +25,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
-from spidercli.messages import did_you_mean, error_json, quoted, shown, utf8_safe
 from spidercli.serve_metrics import ENDPOINTS, Metrics
 from spidercli.serve_pool import Answer, Busy, HintTask, Judges, SolveTask, Task, VerifyTask
+from spidercli.text.messages import did_you_mean, error_json, quoted, shown, utf8_safe
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -351,7 +351,7 @@ class App:
     # ------------------------------------------------------------------------- values
 
     def _rules(self, values: dict[str, Any]) -> str | None:
-        from spidercli.rules import lookup_ruleset, unknown_ruleset
+        from spidercli.game.rules import lookup_ruleset, unknown_ruleset
 
         rules = values.get("rules")
         if rules is None:

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from spidercli import __version__
-from spidercli.schema import verify_schema
+from spidercli.logs.schema import verify_schema
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 

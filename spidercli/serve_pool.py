@@ -36,8 +36,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from spidercli.messages import error_json, located, shown
 from spidercli.serve_metrics import Metrics
+from spidercli.text.messages import error_json, located, shown
 from spidercli.verdict import invalid, verify_one
 from spidercli.workers import _HEAD, _MASKS, _STOPS, _exactly, _frame, _worker_init, worker_death
 
@@ -115,8 +115,8 @@ def _run(task: Task) -> Answer:
 
     from spidercli import api
     from spidercli.errors import InputError
-    from spidercli.logtypes import MoveLog
-    from spidercli.replay import IllegalLogError
+    from spidercli.play.logtypes import MoveLog
+    from spidercli.play.replay import IllegalLogError
 
     if isinstance(task, VerifyTask):
         verdict = verify_one(task.name, task.rules, True, task.max_bytes, content=task.data)

@@ -12,14 +12,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from spidercli.actions import Action, Deal, Flip, Move
 from spidercli.bounds import lower_bound
-from spidercli.codes import Setup
-from spidercli.engine import Game
+from spidercli.game.actions import Action, Deal, Flip, Move
+from spidercli.game.codes import Setup
+from spidercli.game.engine import Game
+from spidercli.game.rules import Ruleset
 from spidercli.lock import lock
-from spidercli.messages import N_, Nn_
 from spidercli.proof import ProofSearch
-from spidercli.rules import Ruleset
 from spidercli.solver import (
     BeamSolver,
     Outcome,
@@ -30,7 +29,8 @@ from spidercli.solver import (
     problem_from_game,
     shorten,
 )
-from spidercli.words import ResultWords
+from spidercli.text.messages import N_, Nn_
+from spidercli.text.words import ResultWords
 
 
 class SolverBugError(RuntimeError):

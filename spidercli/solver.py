@@ -40,7 +40,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from spidercli.engine import Game
+    from spidercli.game.engine import Game
 
 _compiled: ModuleType | None
 try:  # the compiled beam pass (spidercli/_beam.c), built where a C compiler was found

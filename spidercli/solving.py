@@ -13,16 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from spidercli.codes import Setup
-from spidercli.i18n import _, ngettext
-from spidercli.logwriter import format_log
-from spidercli.messages import N_, message_of, said
-from spidercli.refusals import sentence
-from spidercli.replay import Illegal, figures
-from spidercli.rules import Ruleset, check_playable
+from spidercli.game.codes import Setup
+from spidercli.game.rules import Ruleset, check_playable
+from spidercli.logs.writer import format_log
+from spidercli.play.refusals import sentence
+from spidercli.play.replay import Illegal, figures
 from spidercli.solution import Solved, solve_setup
 from spidercli.solver import Progress, pure_python_reason
-from spidercli.words import rank_name
+from spidercli.text.i18n import _, ngettext
+from spidercli.text.messages import N_, message_of, said
+from spidercli.text.words import rank_name
 
 SolveStatus = Literal["won", "unwinnable", "gave-up"]
 # How a search ends: a win (its line), a proof that none exists (the whole space searched), or a

@@ -31,9 +31,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from spidercli.codes import CodeError, Setup, parse_code, seed_letters, splitmix64_output
 from spidercli.errors import InputError, OutputError, unwritable
-from spidercli.files import (
+from spidercli.game.codes import CodeError, Setup, parse_code, seed_letters, splitmix64_output
+from spidercli.game.rules import RULESETS
+from spidercli.logs.files import (
     MAX_LOG_BYTES,
     LineTooLong,
     NotRegularFile,
@@ -43,15 +44,14 @@ from spidercli.files import (
     open_to_append,
     write_atomic,
 )
-from spidercli.i18n import _, ngettext
-from spidercli.i18n import number as in_language
-from spidercli.messages import N_, did_you_mean, located, message_of, quoted, said, shown
-from spidercli.movelog import parse_log
+from spidercli.logs.reader import parse_log
+from spidercli.play.replay import replay
 from spidercli.proof import shared_memory
-from spidercli.replay import replay
-from spidercli.rules import RULESETS
 from spidercli.solution import solve_setup
 from spidercli.solving import win_log
+from spidercli.text.i18n import _, ngettext
+from spidercli.text.i18n import number as in_language
+from spidercli.text.messages import N_, did_you_mean, located, message_of, quoted, said, shown
 from spidercli.workers import supervised, worker_death
 
 RULES = "classic"  # the ruleset a sweep solves under: every code's own game

@@ -31,13 +31,13 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
 
-from spidercli.actions import Action, parse_action
-from spidercli.codes import Setup, parse_code, splitmix64_output
-from spidercli.engine import Game
-from spidercli.logwriter import format_log
-from spidercli.messages import N_, quoted, said
-from spidercli.replay import figures
-from spidercli.rules import CLASSIC
+from spidercli.game.actions import Action, parse_action
+from spidercli.game.codes import Setup, parse_code, splitmix64_output
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
+from spidercli.logs.writer import format_log
+from spidercli.play.replay import figures
+from spidercli.text.messages import N_, quoted, said
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -410,7 +410,7 @@ def shuffled(numbers: list[int], seed: int) -> Iterator[int]:
 
 def set_text(table: DealSet) -> str:
     """``spidercli deals SET``'s text: the set, and how many of its deals are settled."""
-    from spidercli.i18n import _
+    from spidercli.text.i18n import _
 
     head = _("{set}: {title}, deals {first}-{last}").format(
         set=table.name,
@@ -427,8 +427,8 @@ def set_text(table: DealSet) -> str:
 
 def entry_text(entry: Settled) -> str:
     """``spidercli deals CODE``'s text: the deal's result and how to check it."""
-    from spidercli.i18n import _, ngettext
-    from spidercli.words import rank_name
+    from spidercli.text.i18n import _, ngettext
+    from spidercli.text.words import rank_name
 
     lines: list[str] = []
     if entry.result == "won":
@@ -493,7 +493,7 @@ def entry_text(entry: Settled) -> str:
 
 def grade_word(bucket: str) -> str:
     """A grade's bucket as people say it."""
-    from spidercli.i18n import pgettext
+    from spidercli.text.i18n import pgettext
 
     words = {
         "easy": pgettext("grade", "easy"),

@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
-from spidercli.cards import SUIT_SYMBOLS
-from spidercli.i18n import _
+from spidercli.game.cards import SUIT_SYMBOLS
+from spidercli.text.i18n import _
 
 if TYPE_CHECKING:
     from rich.console import Console

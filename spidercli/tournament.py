@@ -16,12 +16,12 @@ from typing import Any
 import yaml
 
 from spidercli.formats import csv_row
-from spidercli.i18n import _, ngettext
-from spidercli.messages import N_, Located, Text, message_of, quoted, said, shown, shown_path
-from spidercli.render import hanging, text_width
-from spidercli.replay import EXPECT_FAILED, ILLEGAL, VALID
+from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, VALID
+from spidercli.report.text import hanging, text_width
+from spidercli.text.i18n import _, ngettext
+from spidercli.text.messages import N_, Located, Text, message_of, quoted, said, shown, shown_path
+from spidercli.text.words import result_word
 from spidercli.verdict import Verdict
-from spidercli.words import result_word
 from spidercli.workers import verify_all
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
@@ -37,9 +37,9 @@ class Manifest:
 def load_manifest(path: str) -> Manifest:
     """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs. Read and
     checked like a log: ``InputError`` names the file and the line."""
-    from spidercli.codes import CodeError, Setup, parse_code
-    from spidercli.rules import RULESETS, check_playable
-    from spidercli.yamlreader import Checker, InputError, compose, read_text
+    from spidercli.game.codes import CodeError, Setup, parse_code
+    from spidercli.game.rules import RULESETS, check_playable
+    from spidercli.logs.yamlreader import Checker, InputError, compose, read_text
 
     text = read_text(path)
     root = compose(text, path)

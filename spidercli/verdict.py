@@ -10,12 +10,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from spidercli.errors import InputError
-from spidercli.files import MAX_LOG_BYTES
-from spidercli.messages import N_, Joined, error_json, prefixed, utf8_safe
-from spidercli.movelog import load_log, parse_log
-from spidercli.refusals import sentence
-from spidercli.replay import INVALID_INPUT, VALID, choose_rules, replay
-from spidercli.yamlreader import decode, display_name
+from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.logs.reader import load_log, parse_log
+from spidercli.logs.yamlreader import decode, display_name
+from spidercli.play.refusals import sentence
+from spidercli.play.replay import INVALID_INPUT, VALID, choose_rules, replay
+from spidercli.text.messages import N_, Joined, error_json, prefixed, utf8_safe
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +99,13 @@ def verify_one(
         verdict = invalid(path, str(err), err.line, want_json)
         if html_dir is None:
             return verdict
-        from spidercli.html import error_page, write_page
+        from spidercli.report.page import error_page, write_page
 
         page = write_page(html_dir, path, error_page(path, str(err), err.line))
         return replace(verdict, page=page)
     recorder = None
     if html_dir is not None:
-        from spidercli.html import Recorder
+        from spidercli.report.page import Recorder
 
         recorder = Recorder()
     report = replay(log, rules=ruleset, visitor=recorder)
@@ -135,7 +135,7 @@ def verify_one(
         text = report.json_text(file=path, status=status)
     page = None
     if recorder is not None and status != VALID:
-        from spidercli.html import replay_page, write_page
+        from spidercli.report.page import replay_page, write_page
 
         page = write_page(html_dir or ".", path, replay_page(report, recorder.frames))
     g = report.game

@@ -31,12 +31,12 @@ from dataclasses import dataclass, field, replace
 from typing import IO, Any, Generic, TypeVar
 
 from spidercli.errors import InputError
-from spidercli.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
 from spidercli.findlogs import find_logs, no_logs
-from spidercli.i18n import language
-from spidercli.i18n import use as use_language
-from spidercli.messages import located, quoted, shown
-from spidercli.rules import lookup_ruleset, unknown_ruleset
+from spidercli.game.rules import lookup_ruleset, unknown_ruleset
+from spidercli.logs.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
+from spidercli.text.i18n import language
+from spidercli.text.i18n import use as use_language
+from spidercli.text.messages import located, quoted, shown
 from spidercli.verdict import Verdict, invalid, verify_one
 
 Task = tuple[str, "str | None", bool, "int | None", "bytes | str | None", "str | None"]

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from spidercli.engine import Game, perft
-from spidercli.movelog import load_log, parse_log
-from spidercli.replay import choose_rules, replay
+from spidercli.game.engine import Game, perft
+from spidercli.logs.reader import load_log, parse_log
+from spidercli.play.replay import choose_rules, replay
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,7 +152,7 @@ def verify_breakdown(count: int = 2_000, repeats: int = 3) -> dict[str, float]:
     import tempfile
 
     from spidercli.findlogs import find_logs
-    from spidercli.yamlreader import display_name, read_text
+    from spidercli.logs.yamlreader import display_name, read_text
 
     exe = str(Path(sys.executable).parent / "spidercli")
     one = str(ROOT / "fixtures" / "example-spider-1suit-117.yaml")

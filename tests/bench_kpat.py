@@ -120,8 +120,8 @@ def spidercli_command() -> str:
 
 def ours(suits: int, deal: int, timeout: float) -> Run:
     """``spidercli solve KP<suits>-<deal>`` as a process; its line replayed here as a log."""
-    from spidercli.movelog import load_log
-    from spidercli.replay import replay
+    from spidercli.logs.reader import load_log
+    from spidercli.play.replay import replay
 
     code = f"KP{suits}-{deal}"
     with tempfile.TemporaryDirectory() as tmp:

@@ -15,8 +15,8 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from spidercli.codes import Setup, parse_code, seed_letters
-from spidercli.rules import CLASSIC
+from spidercli.game.codes import Setup, parse_code, seed_letters
+from spidercli.game.rules import CLASSIC
 from spidercli.solution import solve_setup
 from spidercli.solver import compiled_by_default
 

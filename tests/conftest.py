@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from spidercli import i18n, yamlreader
+from spidercli.logs import yamlreader
+from spidercli.text import i18n
 from tests.browser import Browser, find_chromium
 from tests.helpers import ROOT
 

@@ -39,17 +39,20 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from spidercli import codes, dealblock, movelog, plainlog
-from spidercli.actions import Action, Move, Undo
-from spidercli.codes import Setup, parse_code, seed_letters
-from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
-from spidercli.logtypes import MoveLog
-from spidercli.movelog import parse_log, parse_yaml_log
-from spidercli.plainlog import quick_log
-from spidercli.replay import Report
-from spidercli.rules import RULESETS, Ruleset
-from spidercli.yamlreader import decode
+from spidercli.game import codes
+from spidercli.game.actions import Action, Move, Undo
+from spidercli.game.codes import Setup, parse_code, seed_letters
+from spidercli.game.engine import Game, Refusal
+from spidercli.game.rules import RULESETS, Ruleset
+from spidercli.logs import dealblock
+from spidercli.logs import plain as plainlog
+from spidercli.logs import reader as movelog
+from spidercli.logs.plain import quick_log
+from spidercli.logs.reader import parse_log, parse_yaml_log
+from spidercli.logs.yamlreader import decode
+from spidercli.play.logtypes import MoveLog
+from spidercli.play.replay import Report
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -102,7 +105,8 @@ def general_paths() -> Iterator[None]:
     action at a time and every move through ``check_move`` (no ``_plainly_legal``),
     ``json.dumps`` for verify's JSON records, the whole deck check for written deals, no memo of
     dealt codes."""
-    from spidercli import actions, quickparams, record
+    from spidercli import quickparams, record
+    from spidercli.game import actions
 
     with contextlib.ExitStack() as stack:
         enter = stack.enter_context
@@ -242,7 +246,7 @@ def variants(rules: Ruleset) -> list[Ruleset]:
 def compare_engine(log: MoveLog) -> list[str]:
     """What differs between ``play_all`` and ``play``, under every ruleset that plays the deal
     (and made-up variants of each: ``variants``)."""
-    from spidercli.rules import check_playable
+    from spidercli.game.rules import check_playable
 
     found: list[str] = []
     for rules in RULESETS.values():
@@ -299,8 +303,8 @@ def cli_outcomes(path: str, data: bytes, runs: Sequence[tuple[str, ...]] = CLI_R
     each run."""
     from typer.testing import CliRunner
 
-    from spidercli import i18n
     from spidercli.cli import app
+    from spidercli.text import i18n
 
     runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1", "LANG": "C.UTF-8"})
     out = []
@@ -341,7 +345,7 @@ RULE_NAMES = list(RULESETS)
 def random_game(rng: random.Random) -> tuple[str, str | None, list[str]]:
     """A game code, a ruleset (or None) and the text of a random game's actions: mostly legal
     moves (in each spelling), with deals, flips, undos, taps, finishes and illegal ones."""
-    from spidercli.rules import check_playable
+    from spidercli.game.rules import check_playable
 
     while True:
         prefix = rng.choice(["SP", "SP", "SD"])
@@ -393,7 +397,7 @@ def random_game(rng: random.Random) -> tuple[str, str | None, list[str]]:
                     text = text.split(":")[0]  # S>T, the count inferred
         texts.append(text)
         try:
-            from spidercli.actions import parse_action
+            from spidercli.game.actions import parse_action
 
             game.play(parse_action(text))
         except ValueError:
@@ -408,7 +412,7 @@ def render_log(rng: random.Random, code: str, rules: str | None, texts: list[str
         lines.append("# a game")
     head = [f"game: {code}"]
     if rng.random() < 0.15:  # the deal written out, card by card
-        from spidercli.logwriter import deal_lines
+        from spidercli.logs.writer import deal_lines
 
         head = ["\n".join(deal_lines(Setup.from_code(parse_code(code))))]
     if rules is not None:

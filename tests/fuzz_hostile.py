@@ -65,9 +65,9 @@ from typing import Any
 import yaml
 
 import spidercli
-from spidercli import yamlreader
 from spidercli.errors import InputError
-from spidercli.yamlreader import PureLoader
+from spidercli.logs import yamlreader
+from spidercli.logs.yamlreader import PureLoader
 from tests import fuzz_fastpaths as fast
 from tests.tools.limits import hostile_saves
 
@@ -238,7 +238,7 @@ def composed(text: str, loader: Any) -> Any:
 def verdict(text: str, loader: Any) -> Any:
     """The log as spidercli reads it with ``loader`` (quick reader first, as always), or the
     refusal's line and message."""
-    from spidercli.movelog import parse_log
+    from spidercli.logs.reader import parse_log
 
     old = yamlreader.LOADER
     yamlreader.LOADER = loader
@@ -499,8 +499,8 @@ def _misfits(text: str) -> list[str]:
 def _tags_cli(kind: str, text: str, folder: Path) -> list[str]:
     from typer.testing import CliRunner
 
-    from spidercli import i18n
     from spidercli.cli import app
+    from spidercli.text import i18n
 
     path = folder / ("manifest.yaml" if kind == "manifest" else "log.yaml")
     path.write_text(text, encoding="utf-8")
@@ -758,9 +758,10 @@ def check_record(rng: random.Random, root: Path, data: bytes) -> tuple[list[str]
     """``record`` on ``data`` while an interference happens at a random moment."""
     from typer.testing import CliRunner
 
-    from spidercli import files, i18n
     from spidercli import record as record_module
     from spidercli.cli import app
+    from spidercli.logs import files
+    from spidercli.text import i18n
 
     folder = root / "logs"
     for old in (folder, Path(str(folder) + "-moved")):
@@ -1101,7 +1102,7 @@ def sweep_corpus() -> list[dict[str, Any]]:
 
 
 def _deal_id(code: str) -> str:
-    from spidercli.codes import Setup, parse_code
+    from spidercli.game.codes import Setup, parse_code
 
     return Setup.from_code(parse_code(code)).deal_id
 
@@ -1277,9 +1278,9 @@ def _records_of(data: bytes) -> tuple[list[dict[str, Any]], bool]:
 
 def _certifies(path: Path, code: str) -> bool:
     """Whether the log at ``path`` replays as a win of ``code``'s deal, every entry legal."""
-    from spidercli.movelog import parse_log
-    from spidercli.replay import replay
-    from spidercli.rules import CLASSIC
+    from spidercli.game.rules import CLASSIC
+    from spidercli.logs.reader import parse_log
+    from spidercli.play.replay import replay
 
     try:
         log = parse_log(path.read_text(encoding="utf-8"), str(path))
@@ -1297,8 +1298,9 @@ def check_sweep(
     then all records, the earlier ones kept byte for byte, a record for each deal of the sweep
     (a new one only for a deal that had none), and, with a manifest, every certificate written a
     log that replays as a win of its own deal. Never another exception."""
-    from spidercli import i18n, sweep
+    from spidercli import sweep
     from spidercli.errors import OutputError
+    from spidercli.text import i18n
 
     folder = root / "sweep"
     if folder.exists():

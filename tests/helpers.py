@@ -10,18 +10,14 @@ from typing import IO, Any
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from spidercli.actions import parse_action
-from spidercli.cards import parse_card
 from spidercli.cli import app
-from spidercli.codes import Setup, parse_code, seed_letters
-from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError
 from spidercli.formats import FORMATS, Tally, write_verdicts
-from spidercli.i18n import LANGUAGES
-from spidercli.logtypes import MoveLog
-from spidercli.movelog import load_log
-from spidercli.replay import choose_rules
-from spidercli.rules import (
+from spidercli.game.actions import parse_action
+from spidercli.game.cards import parse_card
+from spidercli.game.codes import Setup, parse_code, seed_letters
+from spidercli.game.engine import Game, Refusal
+from spidercli.game.rules import (
     CLASSIC,
     RULESETS,
     SPIDER,
@@ -30,7 +26,11 @@ from spidercli.rules import (
     Ruleset,
     check_playable,
 )
+from spidercli.logs.reader import load_log
+from spidercli.play.logtypes import MoveLog
+from spidercli.play.replay import choose_rules
 from spidercli.solver import Problem, _Budget, problem_from_game
+from spidercli.text.i18n import LANGUAGES
 from spidercli.workers import verify_all
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET  # the fixtures are trusted files written by KPat
 from pathlib import Path
 
-from spidercli.cards import make_card
-from spidercli.kpatdeal import kpat_deal_ids
+from spidercli.game.cards import make_card
+from spidercli.game.kpatdeal import kpat_deal_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 KPAT_FIXTURES = ROOT / "fixtures" / "kpat"

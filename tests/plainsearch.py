@@ -16,8 +16,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spidercli.engine import Game
-from spidercli.rules import CLASSIC, GameKind
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC, GameKind
 
 Key = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, tuple[int, ...]]
 

@@ -776,10 +776,10 @@ def test_all_lists_exactly_the_documented_public_names() -> None:
 
 
 def test_a_submodule_never_hides_a_public_function() -> None:
-    """``spidercli/replay.py`` the module, ``spidercli.replay`` the function."""
+    """``spidercli/play/replay.py`` the module, ``spidercli.replay`` the function."""
     import importlib
 
-    module: object = importlib.import_module("spidercli.replay")
+    module: object = importlib.import_module("spidercli.play.replay")
     function: object = spidercli.replay
     assert module is not function
     assert callable(spidercli.replay) and spidercli.replay.__module__ == "spidercli.api"

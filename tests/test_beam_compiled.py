@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spidercli.solver
-from spidercli.codes import parse_code, seed_letters
-from spidercli.engine import Game
-from spidercli.rules import CLASSIC
+from spidercli.game.codes import parse_code, seed_letters
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
 from spidercli.solver import (
     BeamSolver,
     Problem,

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from spidercli.bounds import joins, lower_bound
-from spidercli.codes import Setup, parse_code
-from spidercli.engine import Game
-from spidercli.movelog import load_log
-from spidercli.rules import CLASSIC
+from spidercli.game.codes import Setup, parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
+from spidercli.logs.reader import load_log
 from spidercli.solution import solve_setup
 from spidercli.solver import Problem, problem_from_game
 from tests.helpers import FIXTURES, run

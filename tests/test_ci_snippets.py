@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
-from spidercli.schema import HOME
+from spidercli.logs.schema import HOME
 from tests.helpers import ROOT
 from tests.processes import interruptible
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli.engine import RULE_IDS
+from spidercli.game.engine import RULE_IDS
 from tests.helpers import BAD, FIXTURES, GAMES, ILLEGAL, ROOT, run
 
 __all__ = ["FIXTURES", "run"]  # still imported from here by older test modules

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from spidercli.cards import card_str, cards_str, parse_card
-from spidercli.codes import (
+from spidercli.game.cards import card_str, cards_str, parse_card
+from spidercli.game.codes import (
     CodeError,
     deal_layout,
     parse_code,
@@ -11,7 +11,7 @@ from spidercli.codes import (
     splitmix64,
     splitmix64_output,
 )
-from spidercli.rules import SPIDER, SPIDERETTE
+from spidercli.game.rules import SPIDER, SPIDERETTE
 
 VECTORS = {
     "SP1-S1C-AAAAAAD": (
@@ -165,8 +165,8 @@ def test_a_code_with_other_digits_hears_what_its_kind_of_code_expects(
 
 
 def test_a_numbered_code_s_message_in_every_language() -> None:
-    from spidercli import i18n
-    from spidercli.messages import message_of, said
+    from spidercli.text import i18n
+    from spidercli.text.messages import message_of, said
 
     with pytest.raises(CodeError) as caught:
         parse_code("PS4-\u0661\u0662\u0663")

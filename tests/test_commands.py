@@ -81,8 +81,8 @@ def test_the_root_help_imports_no_command_nor_the_work() -> None:
     assert not {m for m in loaded if m.startswith("spidercli.commands")}
     assert not loaded & {
         "spidercli.api",
-        "spidercli.replay",
-        "spidercli.render",
+        "spidercli.play.replay",
+        "spidercli.report.text",
         "spidercli.workers",
     }
 

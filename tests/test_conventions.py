@@ -34,8 +34,8 @@ from spidercli.formats import (
     csv_row,
     xml_safe,
 )
-from spidercli.messages import utf8_safe
-from spidercli.rules import CLASSIC, RULESETS
+from spidercli.game.rules import CLASSIC, RULESETS
+from spidercli.text.messages import utf8_safe
 from tests.helpers import FIXTURES, ROOT, run, run_batch
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")

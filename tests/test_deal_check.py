@@ -7,11 +7,11 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spidercli.cards import make_card
-from spidercli.codes import ordered_deck
-from spidercli.dealblock import _check_deck, _deck_fits
-from spidercli.rules import SPIDER, SPIDERETTE, GameKind
-from spidercli.yamlreader import LogError
+from spidercli.game.cards import make_card
+from spidercli.game.codes import ordered_deck
+from spidercli.game.rules import SPIDER, SPIDERETTE, GameKind
+from spidercli.logs.dealblock import _check_deck, _deck_fits
+from spidercli.logs.yamlreader import LogError
 
 
 def found_nothing(cards: list[int], game: GameKind, suits: int, copies: int) -> bool:

@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli.cards import parse_card
-from spidercli.codes import Setup, canonical_layout, deal_layout, parse_code
-from spidercli.engine import Game
-from spidercli.movelog import load_log, parse_log
-from spidercli.render import describe
-from spidercli.replay import replay
-from spidercli.rules import CLASSIC
-from spidercli.yamlreader import LogError
+from spidercli.game.cards import parse_card
+from spidercli.game.codes import Setup, canonical_layout, deal_layout, parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
+from spidercli.logs.reader import load_log, parse_log
+from spidercli.logs.yamlreader import LogError
+from spidercli.play.replay import replay
+from spidercli.report.text import describe
 from tests.helpers import FIXTURES, run
 
 SEED_000 = (
@@ -192,7 +192,7 @@ def _written(code: str, rule: str | None = None, stock_as_text: bool = False) ->
 
 
 def card_names(cards: tuple[int, ...]) -> list[str]:
-    from spidercli.cards import card_str
+    from spidercli.game.cards import card_str
 
     return [card_str(c) for c in cards]
 
@@ -337,7 +337,7 @@ def test_seed_paragraph_word_for_word(fixture: str, lang: str, paragraph: str) -
     assert paragraph in blocks[1].splitlines()
     log = load_log(str(FIXTURES / f"{fixture}.yaml"))
     start = Game.from_setup(log.deal, CLASSIC)
-    from spidercli import i18n
+    from spidercli.text import i18n
 
     i18n.use(lang)
     try:

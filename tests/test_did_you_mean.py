@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import spidercli
-from spidercli.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS
-from spidercli.rules import RULESETS
-from spidercli.suggest import close_match
+from spidercli.game.rules import RULESETS
+from spidercli.play.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS
+from spidercli.text.suggest import close_match
 from tests.helpers import run
 
 

@@ -9,8 +9,8 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from spidercli.judge import DuelError, judge
-from spidercli.logtypes import MoveLog
-from spidercli.movelog import parse_log
+from spidercli.logs.reader import parse_log
+from spidercli.play.logtypes import MoveLog
 from tests.helpers import run
 
 HEAD = "game: SP1-S1C-AAAAAAD\nrules: duel\n"

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from spidercli.actions import DEAL, FINISH, UNDO, Flip, Move, Tap
-from spidercli.cards import cards_str
-from spidercli.engine import RULE_IDS, Game, IllegalActionError
-from spidercli.rules import CLASSIC, DUEL, PAVOUK, SPIDERETTE
+from spidercli.game.actions import DEAL, FINISH, UNDO, Flip, Move, Tap
+from spidercli.game.cards import cards_str
+from spidercli.game.codes import parse_code
+from spidercli.game.engine import RULE_IDS, Game, IllegalActionError
+from spidercli.game.rules import CLASSIC, DUEL, PAVOUK, SPIDERETTE
 from tests.helpers import cards, play, position
 
 
@@ -182,7 +183,7 @@ def test_five_deals_then_stock_empty() -> None:
 
 
 def test_spiderette_deals_7_7_7_then_3() -> None:
-    g = Game.from_code(__import__("spidercli.codes").codes.parse_code("SD1-S1-AAAAABD"), CLASSIC)
+    g = Game.from_code(parse_code("SD1-S1-AAAAABD"), CLASSIC)
     lengths = [len(c) for c in g.cols]
     assert play(g, "deal") is None
     assert [len(c) for c in g.cols] == [n + 1 for n in lengths]

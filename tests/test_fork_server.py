@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 import spidercli
-from spidercli import i18n, workers
+from spidercli import workers
+from spidercli.text import i18n
 from spidercli.verdict import Verdict
 from tests.helpers import ROOT
 from tests.processes import children
@@ -78,7 +79,7 @@ def died(task: str, status: int | None) -> str:
 
 def setting(task: str) -> tuple[str, str, str | None, str]:
     """What a worker took from the process it works for."""
-    from spidercli import yamlreader
+    from spidercli.logs import yamlreader
 
     return (
         i18n.language(),
@@ -196,7 +197,7 @@ def test_a_worker_of_the_fork_server_takes_this_process_s_setting(
     monkeypatch.setenv("TEST_SETTING", "one")
     i18n.use("cs")
     monkeypatch.delenv("SPIDERCLI_PURE_YAML", raising=False)
-    from spidercli import yamlreader
+    from spidercli.logs import yamlreader
 
     ours = yamlreader.choose_loader().__name__
     got = list(workers.supervised(iter("ab"), 2, setting, died))

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli.actions import Move
-from spidercli.engine import Game, Refusal
-from spidercli.rules import RULESETS
+from spidercli.game.actions import Move
+from spidercli.game.engine import Game, Refusal
+from spidercli.game.rules import RULESETS
 from tests.helpers import CODES, new_game
 
 

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from spidercli import movelog, plainlog
-from spidercli.engine import Game
-from spidercli.movelog import parse_log, parse_yaml_log
-from spidercli.plainlog import quick_log
-from spidercli.replay import Report
+from spidercli.game.engine import Game
+from spidercli.logs import plain as plainlog
+from spidercli.logs import reader as movelog
+from spidercli.logs.plain import quick_log
+from spidercli.logs.reader import parse_log, parse_yaml_log
+from spidercli.play.replay import Report
 from tests import fuzz_fastpaths as fuzz
 
 HEAD = "game: SP1-S1C-AAAAABD\n"
@@ -77,7 +78,8 @@ def test_general_paths_swap_every_fast_path() -> None:
         assert Game.play_all is fuzz.slow_play_all
         assert Game._plainly_legal is not fast_move
         assert Report.json_text is not fast_json
-        from spidercli import dealblock, quickparams
+        from spidercli import quickparams
+        from spidercli.logs import dealblock
 
         assert not dealblock._deck_fits([1], 1, 8)
         assert quickparams.quick_value(str, None, "x", None) is quickparams._NOT_QUICK

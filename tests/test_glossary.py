@@ -2,7 +2,7 @@
 
 For each translated language, each idea below has its word (the glossary table's, which some
 message of the catalog must use) and the other words a translation could slip into (which no
-message and no card word of ``spidercli/words.py`` may use): a report that says *Jakopakka* in
+message and no card word of ``spidercli/text/words.py`` may use): a report that says *Jakopakka* in
 one line and *Nostopakka* in the next names one thing two ways. The tables of ``docs/i18n.md``
 must give the same word for each idea, so the guide and the check cannot drift apart.
 """
@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
-from spidercli import i18n
-from spidercli.words import WORDS
+from spidercli.text import i18n
+from spidercli.text.words import WORDS
 from tests.helpers import ROOT, TRANSLATED
 
 DOCS = ROOT / "docs" / "i18n.md"
-LOCALE = Path(i18n.__file__).parent / "locale"
+LOCALE = i18n.LOCALE_DIR
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The project's home, written once (``spidercli.schema.HOME``): the JSON Schemas' ``$id``s are
+"""The project's home, written once (``spidercli.logs.schema.HOME``): the JSON Schemas' ``$id``s are
 under it, and pyproject.toml's ``[project.urls]`` name it and pages under it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from spidercli.schema import HOME, log_schema, report_schema, verify_schema
+from spidercli.logs.schema import HOME, log_schema, report_schema, verify_schema
 from tests.helpers import ROOT, run
 
 if sys.version_info >= (3, 11):
@@ -48,7 +48,7 @@ def test_the_home_is_written_once_in_the_code() -> None:
         for path in sorted((ROOT / "spidercli").rglob("*.py"))
         if "github.com/spidercli" in path.read_text(encoding="utf-8")
     ]
-    assert spelled == ["spidercli/schema.py"]
-    assert (ROOT / "spidercli" / "schema.py").read_text().count(HOME) == 1
+    assert spelled == ["spidercli/logs/schema.py"]
+    assert (ROOT / "spidercli" / "logs" / "schema.py").read_text().count(HOME) == 1
     for path in (ROOT / "spidercli").rglob("*.py"):
         assert "spidercli.invalid" not in path.read_text(encoding="utf-8"), path

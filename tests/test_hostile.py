@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from spidercli.files import MAX_LOG_BYTES, NotRegularFile, write_atomic
 from spidercli.findlogs import find_logs
-from spidercli.messages import LIMIT, located, quoted, shown, shown_path
+from spidercli.logs.files import MAX_LOG_BYTES, NotRegularFile, write_atomic
+from spidercli.text.messages import LIMIT, located, quoted, shown, shown_path
 from tests.helpers import FIXTURES, ROOT, run
 from tests.processes import children, group_gone, interruptible, slow_folder
 

@@ -10,10 +10,10 @@ import pytest
 import yaml
 
 import spidercli
-from spidercli import yamlreader
 from spidercli.errors import InputError
-from spidercli.movelog import parse_log
-from spidercli.yamlreader import PureLoader
+from spidercli.logs import yamlreader
+from spidercli.logs.reader import parse_log
+from spidercli.logs.yamlreader import PureLoader
 from tests import fuzz_hostile as fuzz
 from tests.helpers import run
 

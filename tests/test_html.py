@@ -20,16 +20,16 @@ from typing import Any
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli import i18n
-from spidercli.cards import card_str
-from spidercli.codes import Setup, parse_code
-from spidercli.engine import Game
-from spidercli.html import Recorder, page_name, replay_page, script_json
-from spidercli.logwriter import format_log
-from spidercli.movelog import load_log, parse_log
-from spidercli.render import describe
-from spidercli.replay import choose_rules, replay
-from spidercli.svg import BoardView, board_body
+from spidercli.game.cards import card_str
+from spidercli.game.codes import Setup, parse_code
+from spidercli.game.engine import Game
+from spidercli.logs.reader import load_log, parse_log
+from spidercli.logs.writer import format_log
+from spidercli.play.replay import choose_rules, replay
+from spidercli.report.page import Recorder, page_name, replay_page, script_json
+from spidercli.report.svg import BoardView, board_body
+from spidercli.report.text import describe
+from spidercli.text import i18n
 from tests.browser import DOM, Browser, dom
 from tests.helpers import ROOT, run
 
@@ -256,7 +256,7 @@ def test_page_of_an_illegal_log_opens_at_its_refused_entry(
 
 
 def test_page_draws_what_the_svg_writer_draws(browser: Browser, example_page: Path) -> None:
-    """One drawing: the page's script and spidercli/svg.py give the same elements."""
+    """One drawing: the page's script and spidercli/report/svg.py give the same elements."""
     log = load_log(EXAMPLE)
     recorder = Recorder()
     replay(log, visitor=recorder)

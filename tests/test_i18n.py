@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli import i18n
-from spidercli.actions import DEAL
-from spidercli.codes import Setup, parse_code
-from spidercli.engine import Game
-from spidercli.html import script_json
-from spidercli.render import describe
-from spidercli.rules import CLASSIC, SPIDERETTE
+from spidercli.game.actions import DEAL
+from spidercli.game.codes import Setup, parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC, SPIDERETTE
+from spidercli.report.page import script_json
+from spidercli.report.text import describe
+from spidercli.text import i18n
 from tests.browser import Browser, dom
 from tests.helpers import BAD, FIXTURES, GAMES, ILLEGAL, ROOT, TRANSLATED, position, run
 
@@ -89,7 +89,7 @@ def test_catalog_loads_only_when_a_text_needs_it() -> None:
 
 def test_importing_the_cli_loads_no_catalog() -> None:
     code = (
-        "import sys, spidercli.cli, spidercli.i18n as i; "
+        "import sys, spidercli.cli, spidercli.text.i18n as i; "
         "print(i._catalog is None, any('render' in m for m in sys.modules))"
     )
     out = subprocess.run(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import re
 import string
-from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -16,18 +15,18 @@ from babel.messages.pofile import read_po
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli import i18n
-from spidercli.actions import DEAL, UNDO, Action, Flip, Move, Tap
-from spidercli.engine import RULE_IDS, Game, Refusal
-from spidercli.logtypes import Entry
-from spidercli.messages import said
-from spidercli.movelog import load_log
-from spidercli.refusals import sentence
-from spidercli.replay import ReplayVisitor, replay
-from spidercli.rules import RULESETS
+from spidercli.game.actions import DEAL, UNDO, Action, Flip, Move, Tap
+from spidercli.game.engine import RULE_IDS, Game, Refusal
+from spidercli.game.rules import RULESETS
+from spidercli.logs.reader import load_log
+from spidercli.play.logtypes import Entry
+from spidercli.play.refusals import sentence
+from spidercli.play.replay import ReplayVisitor, replay
+from spidercli.text import i18n
+from spidercli.text.messages import said
 from tests.helpers import CODES, FIXTURES, ILLEGAL, TRANSLATED, new_game
 
-LOCALE = Path(i18n.__file__).parent / "locale"
+LOCALE = i18n.LOCALE_DIR
 POT = LOCALE / "spidercli.pot"
 LANGS = TRANSLATED
 

@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli import i18n
-from spidercli.cards import make_card
-from spidercli.codes import CodeError, parse_code
-from spidercli.engine import BUILD_ONE_HIGHER, NOTHING_TO_UNDO, SAME_COLUMN, Refusal
 from spidercli.errors import InputError
 from spidercli.formats import DEFAULT_FORMAT, FORMATS
-from spidercli.kpatdeal import kpat_deal_ids
-from spidercli.messages import N_, Joined, Nn_, Text, located, message_of, prefixed, said
-from spidercli.movelog import load_log
-from spidercli.refusals import sentence
+from spidercli.game.cards import make_card
+from spidercli.game.codes import CodeError, parse_code
+from spidercli.game.engine import BUILD_ONE_HIGHER, NOTHING_TO_UNDO, SAME_COLUMN, Refusal
+from spidercli.game.kpatdeal import kpat_deal_ids
+from spidercli.logs.reader import load_log
+from spidercli.play.refusals import sentence
+from spidercli.text import i18n
+from spidercli.text.messages import N_, Joined, Nn_, Text, located, message_of, prefixed, said
 from tests.helpers import BAD, FIXTURES, ILLEGAL, TRANSLATED, run
 from tests.kpat_saves import card_xml, save_xml
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
-from spidercli import i18n
-from spidercli.messages import N_, Nn_, said
+from spidercli.text import i18n
+from spidercli.text.messages import N_, Nn_, said
 from tests.helpers import ROOT, run
 
 NBSP = "\u00a0"

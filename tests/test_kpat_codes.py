@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spidercli.cards import cards_str
-from spidercli.codes import CodeError, Setup, deal_layout, parse_code, shuffled_deck
-from spidercli.engine import Game
-from spidercli.kpatdeal import KPAT_MAX_DEAL, kpat_deal_ids, kpat_ids, kpat_shuffle
-from spidercli.movelog import load_log, parse_log
-from spidercli.rules import KPAT, SPIDER
+from spidercli.game.cards import cards_str
+from spidercli.game.codes import CodeError, Setup, deal_layout, parse_code, shuffled_deck
+from spidercli.game.engine import Game
+from spidercli.game.kpatdeal import KPAT_MAX_DEAL, kpat_deal_ids, kpat_ids, kpat_shuffle
+from spidercli.game.rules import KPAT, SPIDER
+from spidercli.logs.reader import load_log, parse_log
 
 DEALS = Path(__file__).parent / "data" / "kpat" / "deals"
 DEAL_FILES = sorted(DEALS.glob("kpat-sp*-*.yaml"))
@@ -146,7 +146,7 @@ def test_code_in_a_log() -> None:
 
 
 def test_bad_code_in_a_log_names_the_line() -> None:
-    from spidercli.yamlreader import LogError
+    from spidercli.logs.yamlreader import LogError
 
     with pytest.raises(LogError, match=r"x\.yaml:2: game: .*out of range"):
         parse_log("rules: kpat\ngame: KP2-0\nmoves: []\n", "x.yaml")
@@ -174,7 +174,7 @@ def test_explicit_and_coded_cards_print_alike() -> None:
 def test_schema_pattern(code: str, valid: bool) -> None:
     import jsonschema
 
-    from spidercli.schema import log_schema
+    from spidercli.logs.schema import log_schema
 
     validator = jsonschema.Draft202012Validator(log_schema())
     log = {"game": code, "rules": "kpat", "moves": ["3>6:1", "deal"]}

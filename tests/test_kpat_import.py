@@ -18,9 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli.codes import Setup, parse_code
-from spidercli.engine import Game
-from spidercli.files import MAX_LOG_BYTES
+from spidercli.game.codes import Setup, parse_code
+from spidercli.game.engine import Game
+from spidercli.game.kpatdeal import kpat_deal_ids
+from spidercli.game.rules import KPAT
 from spidercli.kpat import (
     MAX_ATTRIBUTES,
     MAX_DEPTH,
@@ -31,10 +32,9 @@ from spidercli.kpat import (
     import_save,
     read_save,
 )
-from spidercli.kpatdeal import kpat_deal_ids
-from spidercli.movelog import parse_log
-from spidercli.replay import replay
-from spidercli.rules import KPAT
+from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.logs.reader import parse_log
+from spidercli.play.replay import replay
 from tests.helpers import run
 from tests.kpat_saves import KPAT_FIXTURES, ROOT, card_xml, replay_states, save_xml
 

@@ -38,13 +38,13 @@ def test_the_checkout_keeps_every_contract() -> None:
 @pytest.mark.parametrize(
     ("module", "planted", "contract"),
     [
-        ("engine", "from spidercli import files", "The engine imports no YAML, file, language"),
-        ("cards", "import yaml", "The engine imports no YAML, file, language"),
-        ("rules", "from spidercli.i18n import _", "The engine imports no YAML, file, language"),
-        ("replay", "from spidercli import movelog", "A log played, solved and reported reads"),
-        ("svg", "from spidercli import commands", "The floors, top to bottom"),
-        ("errors", "from spidercli import svg", "The floors, top to bottom"),
-        ("cards", "from spidercli import engine", "No circle of imports"),
+        ("game/engine", "from spidercli.logs import files", "The engine imports no YAML, file"),
+        ("game/cards", "import yaml", "The engine imports no YAML, file, language"),
+        ("game/rules", "from spidercli.text.i18n import _", "The engine imports no YAML, file"),
+        ("play/replay", "from spidercli.logs import reader", "A log played, solved and reported"),
+        ("report/svg", "from spidercli import commands", "The floors, top to bottom"),
+        ("errors", "from spidercli.report import svg", "The floors, top to bottom"),
+        ("game/cards", "from spidercli.game import engine", "No circle of imports"),
     ],
     ids=["engine-files", "cards-yaml", "rules-i18n", "replay-reader", "svg-cli", "up", "circle"],
 )

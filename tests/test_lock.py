@@ -10,16 +10,16 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli import i18n
-from spidercli.actions import Flip, Move
-from spidercli.codes import Setup, parse_code
-from spidercli.engine import Game
+from spidercli.game.actions import Flip, Move
+from spidercli.game.codes import Setup, parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC, DUEL, KPAT, PAVOUK, GameKind
 from spidercli.lock import lock
 from spidercli.proof import ProofSearch
-from spidercli.rules import CLASSIC, DUEL, KPAT, PAVOUK, GameKind
 from spidercli.solution import hint, proves_under, search
 from spidercli.solver import Problem, problem_from_game
 from spidercli.solving import Solution, no_win_message
+from spidercli.text import i18n
 from tests.helpers import cards, run
 from tests.plainsearch import plain_search, small_game
 

@@ -184,9 +184,9 @@ def test_the_default_is_the_least_of_the_three(monkeypatch: pytest.MonkeyPatch) 
 def test_the_compiled_search_is_clamped_where_it_begins(monkeypatch: pytest.MonkeyPatch) -> None:
     """A budget given (a sweep's share) is never more than what the process may take when the
     search begins."""
-    from spidercli.codes import parse_code
-    from spidercli.engine import Game
-    from spidercli.rules import CLASSIC
+    from spidercli.game.codes import parse_code
+    from spidercli.game.engine import Game
+    from spidercli.game.rules import CLASSIC
     from spidercli.solver import problem_from_game
 
     if not compiled_proof_by_default():

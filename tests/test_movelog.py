@@ -6,9 +6,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spidercli.actions import DEAL, FINISH, UNDO, ActionSyntaxError, Flip, Move, Tap, parse_action
-from spidercli.movelog import parse_log
-from spidercli.yamlreader import LogError
+from spidercli.game.actions import (
+    DEAL,
+    FINISH,
+    UNDO,
+    ActionSyntaxError,
+    Flip,
+    Move,
+    Tap,
+    parse_action,
+)
+from spidercli.logs.reader import parse_log
+from spidercli.logs.yamlreader import LogError
 
 # Every test runs with libyaml's loader and with the pure-Python one (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("yaml_loader")

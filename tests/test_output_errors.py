@@ -213,7 +213,7 @@ def test_any_other_os_error_is_said_as_the_system_says_it() -> None:
     words, exit status 2; not an internal error."""
     harness = """
 import errno, os, sys
-from spidercli import schema
+from spidercli.logs import schema
 def broken():
     raise OSError(errno.EIO, os.strerror(errno.EIO), "/srv/x\\x1b[2J.json")
 schema.log_schema = broken

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from spidercli.actions import DEAL, UNDO, Action, Flip, Move
-from spidercli.codes import parse_code
-from spidercli.engine import Game, perft
-from spidercli.rules import CLASSIC, DUEL, RULESETS
+from spidercli.game.actions import DEAL, UNDO, Action, Flip, Move
+from spidercli.game.codes import parse_code
+from spidercli.game.engine import Game, perft
+from spidercli.game.rules import CLASSIC, DUEL, RULESETS
 
 PINNED = {
     ("SP1-S1C-AAAAAAD", "classic"): [5, 30, 193, 1273],

@@ -1,4 +1,4 @@
-"""The quick reading of a plain ``moves:`` list (spidercli/plainlog.py) against the strict YAML
+"""The quick reading of a plain ``moves:`` list (spidercli/logs/plain.py) against the strict YAML
 reader: over generated logs, usual and odd, both give the same MoveLog (entries, lines, keys) or
 the same error (message and line)."""
 
@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from yaml.resolver import Resolver
 
 from spidercli.errors import InputError
-from spidercli.logtypes import Expect, PlainEntries
-from spidercli.movelog import parse_log, parse_yaml_log
-from spidercli.plainlog import _text, quick_head, quick_log
-from spidercli.yamlreader import STR_TAG
+from spidercli.logs.plain import _text, quick_head, quick_log
+from spidercli.logs.reader import parse_log, parse_yaml_log
+from spidercli.logs.yamlreader import STR_TAG
+from spidercli.play.logtypes import Expect, PlainEntries
 from tests.helpers import ROOT
 
 # Every test runs with libyaml's loader and with the pure-Python one (tests/conftest.py).

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
-from spidercli.engine import Game, Refusal
-from spidercli.movelog import load_log
-from spidercli.replay import SKIP, STOP, ReplayVisitor, choose_rules, replay
-from spidercli.rules import RULESETS, check_playable
+from spidercli.game.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
+from spidercli.game.engine import Game, Refusal
+from spidercli.game.rules import RULESETS, check_playable
+from spidercli.logs.reader import load_log
+from spidercli.play.replay import SKIP, STOP, ReplayVisitor, choose_rules, replay
 from tests.helpers import CODES, FIXTURES, new_game, position, usable_corpus
 
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 import spidercli.proof
 import spidercli.solver
-from spidercli.codes import parse_code, seed_letters
-from spidercli.engine import Game
+from spidercli.game.codes import parse_code, seed_letters
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
 from spidercli.proof import ProofSearch, compiled_fits
-from spidercli.rules import CLASSIC
 from spidercli.solver import (
     Problem,
     Progress,

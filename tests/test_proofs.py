@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spidercli import proof
-from spidercli.actions import Deal, Move
-from spidercli.cards import parse_card
-from spidercli.codes import parse_code
-from spidercli.engine import Game
+from spidercli.game.actions import Deal, Move
+from spidercli.game.cards import parse_card
+from spidercli.game.codes import parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
 from spidercli.proof import ProofSearch, position_key
-from spidercli.rules import CLASSIC
 from spidercli.solution import search
 from spidercli.solver import BeamSolver, Position, problem_from_game
 from tests.helpers import run

@@ -8,10 +8,10 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli.actions import DEAL, UNDO, Flip
-from spidercli.codes import ordered_deck, parse_code
-from spidercli.engine import Game
-from spidercli.rules import CLASSIC, DUEL, PAVOUK, RULESETS
+from spidercli.game.actions import DEAL, UNDO, Flip
+from spidercli.game.codes import ordered_deck, parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC, DUEL, PAVOUK, RULESETS
 from tests.helpers import CODES, new_game
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,9 +18,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli.cards import cards_str
-from spidercli.codes import CodeError, Setup, deal_layout, ordered_deck, parse_code, shuffled_deck
-from spidercli.pysoldeal import (
+from spidercli.game.cards import cards_str
+from spidercli.game.codes import (
+    CodeError,
+    Setup,
+    deal_layout,
+    ordered_deck,
+    parse_code,
+    shuffled_deck,
+)
+from spidercli.game.pysoldeal import (
     PYSOL_COLUMN_SIZES,
     PYSOL_LC_BELOW,
     PYSOL_MAX_MS,
@@ -30,7 +37,7 @@ from spidercli.pysoldeal import (
     pysol_deal_ids,
     pysol_deck,
 )
-from spidercli.rules import SPIDER
+from spidercli.game.rules import SPIDER
 from tests.helpers import ROOT, run
 
 DATA = ROOT / "tests" / "data" / "pysol"
@@ -203,8 +210,8 @@ def test_kp_codes_keep_their_messages() -> None:
 
 
 def test_errors_are_translated() -> None:
-    from spidercli import i18n
-    from spidercli.messages import said
+    from spidercli.text import i18n
+    from spidercli.text.messages import said
 
     for bad, cs, fi in [
         ("PS4-0", "číslo hry 0 je mimo rozsah", "pelin numero 0 on sallitun alueen ulkopuolella"),
@@ -246,7 +253,7 @@ def test_any_number_deals_the_whole_deck(number: str, suits: int) -> None:
 
 
 def test_code_in_a_log() -> None:
-    from spidercli.movelog import parse_log
+    from spidercli.logs.reader import parse_log
 
     log = parse_log("game: ps4-ms14934\nmoves: []\n", "x.yaml")
     assert log.deal.name == "PS4-14934"
@@ -254,8 +261,8 @@ def test_code_in_a_log() -> None:
 
 
 def test_bad_code_in_a_log_names_the_line() -> None:
-    from spidercli.movelog import parse_log
-    from spidercli.yamlreader import LogError
+    from spidercli.logs.reader import parse_log
+    from spidercli.logs.yamlreader import LogError
 
     with pytest.raises(LogError, match=r"x\.yaml:2: game: .*game number 0 is out of range"):
         parse_log("rules: classic\ngame: PS4-0\nmoves: []\n", "x.yaml")
@@ -264,8 +271,8 @@ def test_bad_code_in_a_log_names_the_line() -> None:
 def test_explicit_deal_of_a_ps_code_has_its_deal_id() -> None:
     """PySol's columns hold 6 5 5 6 5 5 6 5 5 6 cards: written out as a deal: block they are
     read back as the same deal."""
-    from spidercli.logwriter import deal_lines
-    from spidercli.movelog import parse_log
+    from spidercli.logs.reader import parse_log
+    from spidercli.logs.writer import deal_lines
 
     for code in ("PS1-1", "PS2-5", "PS4-14934", "PS4-MS40000"):
         setup = Setup.from_code(parse_code(code))
@@ -307,8 +314,8 @@ def _explicit(sizes: list[int]) -> str:
     ],
 )
 def test_explicit_column_sizes(sizes: list[int], error: str | None) -> None:
-    from spidercli.movelog import parse_log
-    from spidercli.yamlreader import LogError
+    from spidercli.logs.reader import parse_log
+    from spidercli.logs.yamlreader import LogError
 
     if error is None:
         assert [len(c) for c in parse_log(_explicit(sizes), "x.yaml").deal.layout.columns] == sizes
@@ -341,7 +348,7 @@ def test_explicit_column_sizes(sizes: list[int], error: str | None) -> None:
 def test_schema_pattern(code: str, valid: bool) -> None:
     import jsonschema
 
-    from spidercli.schema import log_schema
+    from spidercli.logs.schema import log_schema
 
     validator = jsonschema.Draft202012Validator(log_schema())
     log = {"game": code, "moves": ["3>6:1", "deal"]}

@@ -19,15 +19,15 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from spidercli import record as record_module
-from spidercli.actions import UNDO
 from spidercli.cli import app
-from spidercli.codes import parse_code
-from spidercli.engine import Game
-from spidercli.movelog import parse_log
+from spidercli.game.actions import UNDO
+from spidercli.game.codes import parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
+from spidercli.logs.reader import parse_log
+from spidercli.logs.yamlreader import LogError
+from spidercli.play.replay import replay
 from spidercli.record import Edit, check, record, rewrite
-from spidercli.replay import replay
-from spidercli.rules import CLASSIC
-from spidercli.yamlreader import LogError
 from tests.helpers import FIXTURES, run
 
 runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})

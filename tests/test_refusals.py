@@ -1,5 +1,5 @@
 """Refusals are facts, worded once: the engine's ``Refusal`` carries the rule, the cards and a
-few facts; ``spidercli.refusals`` words them in English (its message ids) and in every other
+few facts; ``spidercli.play.refusals`` words them in English (its message ids) and in every other
 language, and the engine holds no sentence of its own."""
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from spidercli import engine, i18n, refusals
-from spidercli.actions import Move
-from spidercli.engine import Refusal
-from spidercli.messages import said
-from spidercli.refusals import sentence
+from spidercli.game import engine
+from spidercli.game.actions import Move
+from spidercli.game.engine import Refusal
+from spidercli.play import refusals
+from spidercli.play.refusals import sentence
+from spidercli.text import i18n
+from spidercli.text.messages import said
 from tests.helpers import TRANSLATED, cards, position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,7 +140,7 @@ def test_the_czech_sentence_names_the_rank_a_card_needs() -> None:
 
 def _msgids() -> list[str]:
     """The English sentences ``refusals`` words (its message ids)."""
-    tree = ast.parse((ROOT / "spidercli" / "refusals.py").read_text())
+    tree = ast.parse((ROOT / "spidercli" / "play" / "refusals.py").read_text())
     found: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("N_", "Nn_", "_"):
@@ -151,7 +153,7 @@ def _msgids() -> list[str]:
 def test_the_engine_holds_no_sentence() -> None:
     """No refusal sentence, nor any piece of one between its fields, is left in the engine:
     the words live in ``refusals`` alone."""
-    source = (ROOT / "spidercli" / "engine.py").read_text()
+    source = (ROOT / "spidercli" / "game" / "engine.py").read_text()
     msgids = _msgids()
     assert len(msgids) >= 27
     for msgid in msgids:
@@ -165,15 +167,16 @@ def test_an_illegal_action_is_told_without_any_words_module() -> None:
     an action; with the words module loaded it says the sentence."""
     code = (
         "import sys\n"
-        "from spidercli.actions import Move\n"
-        "from spidercli.engine import IllegalActionError\n"
+        "from spidercli.game.actions import Move\n"
+        "from spidercli.game.engine import IllegalActionError\n"
         "from tests.helpers import position\n"
         "g = position('| 9S', '| 7H')\n"
         "try:\n"
         "    g.apply(Move(2, 1, 1))\n"
         "except IllegalActionError as err:\n"
         "    print(err)\n"
-        "print(sorted(m for m in sys.modules if m in ('spidercli.i18n', 'spidercli.refusals')))\n"
+        "print(sorted(m for m in sys.modules\n"
+        "             if m in ('spidercli.text.i18n', 'spidercli.play.refusals')))\n"
     )
     plain = subprocess.run(
         [sys.executable, "-c", code.replace("from tests.helpers import position\n", _POSITION)],
@@ -192,9 +195,9 @@ def test_an_illegal_action_is_told_without_any_words_module() -> None:
 
 # tests.helpers imports the CLI (and so the words); the subprocess builds its position alone.
 _POSITION = (
-    "from spidercli.cards import parse_card\n"
-    "from spidercli.engine import Game\n"
-    "from spidercli.rules import CLASSIC, SPIDER\n"
+    "from spidercli.game.cards import parse_card\n"
+    "from spidercli.game.engine import Game\n"
+    "from spidercli.game.rules import CLASSIC, SPIDER\n"
     "cols = [[parse_card('9S')], [parse_card('7H')]] + [[parse_card('KC')]] * 8\n"
     "g0 = Game(SPIDER, CLASSIC, cols, [parse_card('AC')] * 50, suits=4)\n"
     "position = lambda *a: g0\n"

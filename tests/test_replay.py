@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from spidercli.codes import Setup, parse_code
-from spidercli.engine import Game, Refusal
-from spidercli.logtypes import Entry
-from spidercli.messages import error_json
-from spidercli.movelog import parse_log
-from spidercli.replay import (
+from spidercli.game.codes import Setup, parse_code
+from spidercli.game.engine import Game, Refusal
+from spidercli.game.rules import CLASSIC, KPAT, lookup_ruleset, ruleset_named, unknown_ruleset
+from spidercli.logs.reader import parse_log
+from spidercli.play.logtypes import Entry
+from spidercli.play.replay import (
     EXPECT_FAILED,
     ILLEGAL,
     SKIP,
@@ -19,7 +19,7 @@ from spidercli.replay import (
     figures,
     replay,
 )
-from spidercli.rules import CLASSIC, KPAT, lookup_ruleset, ruleset_named, unknown_ruleset
+from spidercli.text.messages import error_json
 
 LOG = "game: SD1-S1-AAAABIW\nmoves:\n  - 7>1\n  - 3>3\n  - deal\n"
 

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli.movelog import load_log
-from spidercli.replay import SKIP, STOP, replay, state_json, state_json_text
-from spidercli.rules import RULESETS
+from spidercli.game.rules import RULESETS
+from spidercli.logs.reader import load_log
+from spidercli.play.replay import SKIP, STOP, replay, state_json, state_json_text
 from tests.helpers import CODES, ROOT, new_game, usable_corpus
 
 NAMES = ["log.yaml", 'a "quoted" name.yaml', "back\\slash.yaml", "line\nbreak.yaml", "\udcff.yaml"]

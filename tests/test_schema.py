@@ -11,15 +11,15 @@ from typing import Any
 
 import jsonschema
 
-from spidercli.cards import SUITS
-from spidercli.dealblock import DEAL_KEYS, MOVE_RULES
-from spidercli.engine import RULE_IDS
 from spidercli.errors import InputError
-from spidercli.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS
-from spidercli.movelog import load_log
-from spidercli.replay import SKIP, STATUSES, STOP, choose_rules, replay
-from spidercli.rules import GAMES, RULESETS
-from spidercli.schema import log_schema, report_schema, verify_schema
+from spidercli.game.cards import SUITS
+from spidercli.game.engine import RULE_IDS
+from spidercli.game.rules import GAMES, RULESETS
+from spidercli.logs.dealblock import DEAL_KEYS, MOVE_RULES
+from spidercli.logs.reader import load_log
+from spidercli.logs.schema import log_schema, report_schema, verify_schema
+from spidercli.play.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS
+from spidercli.play.replay import SKIP, STATUSES, STOP, choose_rules, replay
 from tests.helpers import FIXTURES, run
 
 

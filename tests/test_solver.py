@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 import spidercli.solver
-from spidercli.codes import Setup, parse_code, seed_letters
-from spidercli.engine import Game
-from spidercli.movelog import load_log, parse_log
-from spidercli.replay import replay
-from spidercli.rules import CLASSIC, DUEL, PAVOUK
+from spidercli.game.codes import Setup, parse_code, seed_letters
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC, DUEL, PAVOUK
+from spidercli.logs.reader import load_log, parse_log
+from spidercli.play.replay import replay
 from spidercli.solution import actions_for, hint, search, solve_setup
 from spidercli.solver import (
     BeamSolver,

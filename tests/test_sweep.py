@@ -194,7 +194,7 @@ def test_the_deal_limit_counts_the_shards_deals(
 def test_random_spiderette_codes_are_the_spider_draw_in_spiderette() -> None:
     """``--game spiderette``: the same seed letters as the Spider codes of the same numbers, in
     Spiderette codes (classic: no rule letter) that deal Spiderette with that many suits."""
-    from spidercli.codes import parse_code
+    from spidercli.game.codes import parse_code
 
     spider = sweep.random_codes(6, 4, 2026)
     spiderette = sweep.random_codes(6, 4, 2026, "spiderette")
@@ -591,9 +591,9 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
 def test_a_record_says_what_the_search_knows() -> None:
     """won (with its line and the states to the first win), unwinnable (a search of every line),
     gave-up (the budget ran out): one record each, from what ``solve_setup`` returns."""
-    from spidercli.codes import Setup, parse_code
-    from spidercli.engine import Game
-    from spidercli.rules import CLASSIC
+    from spidercli.game.codes import Setup, parse_code
+    from spidercli.game.engine import Game
+    from spidercli.game.rules import CLASSIC
     from spidercli.solution import Solved, solve_setup
     from spidercli.solver import Outcome, Progress
 

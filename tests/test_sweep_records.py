@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spidercli import sweep
-from spidercli.codes import Setup, parse_code
 from spidercli.errors import InputError, OutputError
+from spidercli.game.codes import Setup, parse_code
 from tests.processes import run_guarded
 from tests.tools.sweep_limits import to_the_end, until_first_record
 

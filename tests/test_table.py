@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import spidercli
-from spidercli.codes import Setup, parse_code
-from spidercli.engine import Game
-from spidercli.rules import CLASSIC
+from spidercli.game.codes import Setup, parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
 from spidercli.table import (
     SETS,
     DealSet,

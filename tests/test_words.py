@@ -1,6 +1,6 @@
-"""People's words for cards live in one room (``spidercli.words``), a table per language: adding
-a language is its code in ``i18n.LANGUAGES``, its catalog and its table there, and no other
-module names a language."""
+"""People's words for cards live in one room (``spidercli.text.words``), a table per language:
+adding a language is its code in ``i18n.LANGUAGES``, its catalog and its table there, and no
+other module names a language."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from spidercli import i18n
-from spidercli.messages import N_, said
-from spidercli.words import WORDS, CardWords, card_name, rank_name, run_words, suit_word
+from spidercli.text import i18n
+from spidercli.text.messages import N_, said
+from spidercli.text.words import WORDS, CardWords, card_name, rank_name, run_words, suit_word
 from tests.helpers import TRANSLATED, cards
 
 PACKAGE = Path(__file__).resolve().parents[1] / "spidercli"
@@ -30,8 +30,8 @@ def test_every_language_but_english_has_a_catalog() -> None:
 def test_no_module_but_i18n_and_words_names_a_language() -> None:
     """The text report, the HTML page, the refusal sentences and every other module take
     their words from the catalogs and ``words``: none tells the languages apart itself."""
-    for path in sorted(PACKAGE.glob("*.py")):
-        if path.name in ("i18n.py", "words.py"):
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.relative_to(PACKAGE).as_posix() in ("text/i18n.py", "text/words.py"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and node.value in TRANSLATED:

@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli.files import MAX_LOG_BYTES
+from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.verdict import Verdict
 from spidercli.workers import _frame
 from tests.helpers import ROOT

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 import yaml
 
-from spidercli import yamlreader
-from spidercli.logtypes import MoveLog
-from spidercli.movelog import parse_log, parse_yaml_log
-from spidercli.yamlreader import InputError, PureLoader
+from spidercli.logs import yamlreader
+from spidercli.logs.reader import parse_log, parse_yaml_log
+from spidercli.logs.yamlreader import InputError, PureLoader
+from spidercli.play.logtypes import MoveLog
 
 LIBYAML: Any = getattr(yaml, "CSafeLoader", None)
 pytestmark = pytest.mark.skipif(LIBYAML is None, reason="PyYAML was built without libyaml")

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spidercli.yamlreader import Checker, InputError, compose
+from spidercli.logs.yamlreader import Checker, InputError, compose
 
 # Every test runs with libyaml's loader and with the pure-Python one (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("yaml_loader")

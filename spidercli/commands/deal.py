@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from spidercli import api, render
+from spidercli import api
 from spidercli.cli import (
     ColorOption,
     DescribeOption,
@@ -22,8 +22,9 @@ from spidercli.cli import (
     write_output,
 )
 from spidercli.errors import InputError
-from spidercli.i18n import _
-from spidercli.messages import said
+from spidercli.report import text
+from spidercli.text.i18n import _
+from spidercli.text.messages import said
 
 
 def deal(
@@ -54,16 +55,16 @@ def deal(
         unusable(err, as_json)
     parsed, game = board.setup, board.position
     if svg_file is not None:
-        from spidercli.svg import BoardView, board_svg  # the SVG module: only with --svg
+        from spidercli.report.svg import BoardView, board_svg  # the SVG module: only with --svg
 
         picture = board_svg(
             BoardView.of(game),
             title=f"{said(parsed.name)}, {_('start')}",
-            description=render.describe(game),
+            description=text.describe(game),
         )
         write_output(svg_file, picture, as_json)
     if as_json:
         dump(board.to_json())  # the contract's state object, the code and deal_id in front
         return
-    style = render.Style(unicode=stdout_unicode(unicode), color=stdout_color(color))
-    sys.stdout.write(render.deal_text(parsed, game, style, words=describe))
+    style = text.Style(unicode=stdout_unicode(unicode), color=stdout_color(color))
+    sys.stdout.write(text.deal_text(parsed, game, style, words=describe))

@@ -10,8 +10,8 @@ import typer
 from spidercli import api
 from spidercli.cli import LangOption, MaxLogBytesOption, dump, unusable
 from spidercli.errors import InputError
-from spidercli.files import MAX_LOG_BYTES
 from spidercli.judge import duel_text
+from spidercli.logs.files import MAX_LOG_BYTES
 
 
 def duel(

@@ -9,11 +9,11 @@ import typer
 
 from spidercli import api
 from spidercli.cli import LangOption, LogArgument, MaxLogBytesOption, RulesOverride, dump, load
-from spidercli.files import MAX_LOG_BYTES
-from spidercli.i18n import _
-from spidercli.messages import error_json, said
-from spidercli.replay import IllegalLogError
+from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.play.replay import IllegalLogError
 from spidercli.solving import pure_python_note
+from spidercli.text.i18n import _
+from spidercli.text.messages import error_json, said
 
 
 def hint(

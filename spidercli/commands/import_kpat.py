@@ -11,9 +11,9 @@ import typer
 from spidercli import api
 from spidercli.cli import LangOption, unusable, write_output
 from spidercli.errors import InputError
-from spidercli.i18n import ngettext
-from spidercli.messages import said, shown_path
 from spidercli.plainhelp import PlainCommand
+from spidercli.text.i18n import ngettext
+from spidercli.text.messages import said, shown_path
 
 import_app = typer.Typer(
     help="Turn another program's saved game into a move log.\n\n\b\nExample:\n"

@@ -10,10 +10,10 @@ import typer
 from spidercli import api
 from spidercli.cli import LangOption, MaxLogBytesOption
 from spidercli.errors import InputError
-from spidercli.files import MAX_LOG_BYTES
-from spidercli.i18n import _
-from spidercli.messages import N_, located, message_of, said, shown_path
-from spidercli.replay import IllegalLogError
+from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.play.replay import IllegalLogError
+from spidercli.text.i18n import _
+from spidercli.text.messages import N_, located, message_of, said, shown_path
 
 
 def record(

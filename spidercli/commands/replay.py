@@ -27,14 +27,14 @@ from spidercli.cli import (
     stdout_unicode,
     write_output,
 )
-from spidercli.files import MAX_LOG_BYTES
-from spidercli.messages import N_, message_of, quoted, shown_path
+from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.options import Show, check_show, parse_show
-from spidercli.render import Snapshots, Style, report_head, report_tail
+from spidercli.report.text import Snapshots, Style, report_head, report_tail
+from spidercli.text.messages import N_, message_of, quoted, shown_path
 
 if TYPE_CHECKING:
-    from spidercli.html import Recorder
-    from spidercli.replay import Report
+    from spidercli.play.replay import Report
+    from spidercli.report.page import Recorder
 
 
 class OnIllegal(str, Enum):
@@ -130,7 +130,7 @@ def replay(
 
 
 def _recorder(also: Snapshots | None) -> Recorder:
-    from spidercli.html import Recorder  # the HTML page's module: only with --html or --svg
+    from spidercli.report.page import Recorder  # the HTML page's module: only with --html or --svg
 
     return Recorder(also=also)
 
@@ -147,7 +147,11 @@ def _pictures(
     ``as_json``)."""
     if recorder is None:
         return
-    from spidercli.html import frame_svg, pick_frame, replay_page  # only with --html or --svg
+    from spidercli.report.page import (  # only with --html or --svg
+        frame_svg,
+        pick_frame,
+        replay_page,
+    )
 
     if svg_file is not None:
         try:

@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 
 from spidercli.cli import LangOption, dump, fail
-from spidercli.messages import N_
-from spidercli.schema import log_schema, report_schema, verify_schema
+from spidercli.logs.schema import log_schema, report_schema, verify_schema
+from spidercli.text.messages import N_
 
 
 def schema(

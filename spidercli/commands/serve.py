@@ -10,9 +10,9 @@ from typing import Annotated
 import typer
 
 from spidercli.cli import LangOption, MaxLogBytesOption, fail
-from spidercli.files import MAX_LOG_BYTES
-from spidercli.i18n import _, ngettext
-from spidercli.messages import N_, quoted, shown
+from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.text.i18n import _, ngettext
+from spidercli.text.messages import N_, quoted, shown
 
 
 def serve(

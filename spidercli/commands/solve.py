@@ -10,12 +10,11 @@ import typer
 
 from spidercli import api
 from spidercli.cli import LangOption, dump, fail, load, write_output
-from spidercli.codes import CodeError, Setup, parse_code
 from spidercli.errors import unwritable
-from spidercli.files import check_replaceable
-from spidercli.logtypes import MoveLog
-from spidercli.messages import N_, message_of
-from spidercli.rules import RULESETS, ruleset_named
+from spidercli.game.codes import CodeError, Setup, parse_code
+from spidercli.game.rules import RULESETS, ruleset_named
+from spidercli.logs.files import check_replaceable
+from spidercli.play.logtypes import MoveLog
 from spidercli.solving import (
     bound_message,
     check_solvable,
@@ -24,6 +23,7 @@ from spidercli.solving import (
     solved_message,
 )
 from spidercli.terminal import SolveProgress, stderr_console
+from spidercli.text.messages import N_, message_of
 
 
 def solve(

@@ -19,12 +19,12 @@ from spidercli.cli import (
     unusable,
 )
 from spidercli.errors import InputError, OutputError
-from spidercli.files import MAX_LOG_BYTES
 from spidercli.findlogs import find_logs
 from spidercli.formats import DEFAULT_FORMAT, FORMATS, formats_help, write_verdicts
-from spidercli.i18n import _
-from spidercli.rules import RULESETS
+from spidercli.game.rules import RULESETS
+from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.terminal import bar_ticker, stderr_console, verify_bar
+from spidercli.text.i18n import _
 
 # --format's choices: the names of ``formats.FORMATS``, as Typer takes a choice (an Enum).
 FormatName = Enum("FormatName", [(name, name) for name in FORMATS], type=str)  # type: ignore[misc]

@@ -13,9 +13,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from spidercli.codes import Setup, parse_code, seed_letters
-from spidercli.logwriter import format_log
-from spidercli.rules import CLASSIC
+from spidercli.game.codes import Setup, parse_code, seed_letters
+from spidercli.game.rules import CLASSIC
+from spidercli.logs.writer import format_log
 from spidercli.solution import solve_setup
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import sys
 
-from spidercli.codes import parse_code
-from spidercli.engine import Game
-from spidercli.replay import state_json
-from spidercli.rules import CLASSIC
+from spidercli.game.codes import parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
+from spidercli.play.replay import state_json
 
 
 def _ordered(game: Game) -> list[tuple[int, int, int]]:
@@ -89,7 +89,7 @@ def search(code_text: str, limit: int = 200_000) -> tuple[list[str], Game]:
     sys.setrecursionlimit(100_000)
     dfs()
     final = Game.from_code(code, CLASSIC)
-    from spidercli.actions import parse_action
+    from spidercli.game.actions import parse_action
 
     for text in best:
         final.apply(parse_action(text))

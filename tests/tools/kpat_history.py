@@ -13,12 +13,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from spidercli.actions import Deal, Move
-from spidercli.engine import Game
-from spidercli.kpatdeal import card_of_id, kpat_deal_ids
-from spidercli.logtypes import MoveLog
-from spidercli.movelog import load_log
-from spidercli.rules import KPAT
+from spidercli.game.actions import Deal, Move
+from spidercli.game.engine import Game
+from spidercli.game.kpatdeal import card_of_id, kpat_deal_ids
+from spidercli.game.rules import KPAT
+from spidercli.logs.reader import load_log
+from spidercli.play.logtypes import MoveLog
 from tests.kpat_saves import card_xml, fresh_state
 
 Where = dict[int, tuple[str, int, bool]]

@@ -19,12 +19,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from spidercli.actions import Move, parse_action
-from spidercli.codes import Setup, parse_code, seed_letters
-from spidercli.engine import Game
-from spidercli.files import MAX_LOG_BYTES
-from spidercli.movelog import parse_log
-from spidercli.rules import CLASSIC, KPAT
+from spidercli.game.actions import Move, parse_action
+from spidercli.game.codes import Setup, parse_code, seed_letters
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC, KPAT
+from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.logs.reader import parse_log
 from tests.tools.kpat_history import history_of
 
 LIMIT = MAX_LOG_BYTES

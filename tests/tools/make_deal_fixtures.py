@@ -15,11 +15,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from spidercli.cards import parse_card
-from spidercli.codes import Layout, Setup, ordered_deck
-from spidercli.logwriter import deal_lines
-from spidercli.movelog import load_log
-from spidercli.rules import SPIDER, SPIDERETTE, GameKind
+from spidercli.game.cards import parse_card
+from spidercli.game.codes import Layout, Setup, ordered_deck
+from spidercli.game.rules import SPIDER, SPIDERETTE, GameKind
+from spidercli.logs.reader import load_log
+from spidercli.logs.writer import deal_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spidercli.actions import Action, parse_action
-from spidercli.engine import RULE_IDS, Game
-from spidercli.movelog import load_log
-from spidercli.rules import CLASSIC, DUEL, PAVOUK, Ruleset
+from spidercli.game.actions import Action, parse_action
+from spidercli.game.engine import RULE_IDS, Game
+from spidercli.game.rules import CLASSIC, DUEL, PAVOUK, Ruleset
+from spidercli.logs.reader import load_log
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "fixtures" / "spider-1suit-win.yaml"

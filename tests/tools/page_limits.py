@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from spidercli.movelog import load_log
+from spidercli.logs.reader import load_log
 from tests.tools.limits import LIMIT, _code_where, _fill, timed
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -45,12 +45,12 @@ import sys
 import time
 
 from spidercli import solver
-from spidercli.cards import RANKS
-from spidercli.codes import parse_code
-from spidercli.engine import Game
+from spidercli.game.cards import RANKS
+from spidercli.game.codes import parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
 from spidercli.lock import lock
 from spidercli.proof import ProofSearch, position_key
-from spidercli.rules import CLASSIC
 from spidercli.solver import BeamSolver, Problem, Progress, _Budget, problem_from_game
 from spidercli.sweep import Item, parse_spec, random_draw, shard_codes
 from tests.helpers import fixture_problem

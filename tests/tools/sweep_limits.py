@@ -150,7 +150,7 @@ def gave_up_record(code: str) -> dict[str, object]:
 def certificates(tmp: Path) -> None:
     """``--manifest`` on a file of one won record whose log is each 1 MiB log of the worst
     kinds: one line each (each is refused, exit status 2, naming the line)."""
-    from spidercli.codes import Setup, parse_code
+    from spidercli.game.codes import Setup, parse_code
     from tests.tools.limits import limit_logs
 
     for name, log in limit_logs().items():

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from spidercli import api
-from spidercli.codes import Setup, parse_code
-from spidercli.engine import Game
+from spidercli.game.codes import Setup, parse_code
+from spidercli.game.engine import Game
+from spidercli.game.rules import CLASSIC
 from spidercli.lock import lock
-from spidercli.rules import CLASSIC
 from spidercli.solver import problem_from_game
 from spidercli.table import SETS, Grade, SetInfo, deal_set, split_code
 

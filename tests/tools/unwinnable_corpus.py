@@ -17,8 +17,8 @@ import random
 import sys
 from pathlib import Path
 
-from spidercli.cards import cards_str
-from spidercli.engine import Game
+from spidercli.game.cards import cards_str
+from spidercli.game.engine import Game
 from spidercli.proof import ProofSearch
 from spidercli.solver import problem_from_game
 from tests.plainsearch import dealt_out, plain_search, small_game

@@ -21,7 +21,7 @@ source has it:
 
 from __future__ import annotations
 
-from spidercli.cards import make_card
+from spidercli.game.cards import make_card
 
 KPAT_MAX_DEAL = 2**31 - 1  # KPat's deal numbers: 1 to INT_MAX
 

@@ -10,14 +10,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from spidercli.cards import SUITS, card_str
-from spidercli.codes import Setup
-from spidercli.engine import Game, Refusal
 from spidercli.errors import InputError, LocatedError
-from spidercli.logtypes import Entry, MoveLog
-from spidercli.messages import N_, message_of, shown
-from spidercli.refusals import english
-from spidercli.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
+from spidercli.game.cards import SUITS, card_str
+from spidercli.game.codes import Setup
+from spidercli.game.engine import Game, Refusal
+from spidercli.game.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
+from spidercli.play.logtypes import Entry, MoveLog
+from spidercli.play.refusals import english
+from spidercli.text.messages import N_, message_of, shown
 
 STOP = "stop"
 SKIP = "skip"

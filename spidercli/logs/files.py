@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from spidercli.messages import N_, Nn_
+from spidercli.text.messages import N_, Nn_
 
 # The most one log may hold. A finished game's log is a few KB and a long one with every undo
 # some 100 KB; a log of the worst kind at this size still replays in a few seconds and well

@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from spidercli import __version__
-from spidercli.cards import RANKS, SUITS
-from spidercli.dealblock import MOVE_RULES
-from spidercli.engine import RULE_IDS
-from spidercli.logtypes import EXPECT_KEYS, RESULTS
-from spidercli.replay import INVALID_INPUT, STATUSES
-from spidercli.rules import GAMES, RULESETS
+from spidercli.game.cards import RANKS, SUITS
+from spidercli.game.engine import RULE_IDS
+from spidercli.game.rules import GAMES, RULESETS
+from spidercli.logs.dealblock import MOVE_RULES
+from spidercli.play.logtypes import EXPECT_KEYS, RESULTS
+from spidercli.play.replay import INVALID_INPUT, STATUSES
 
 # The project's home, written once: the schemas' ``$id``s are under it (pyproject.toml's
 # [project.urls] names it too; tests/test_home.py checks that they agree).

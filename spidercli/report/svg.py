@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from spidercli.cards import SUIT_SYMBOLS, SUITS, card_str
-from spidercli.engine import Game
+from spidercli.game.cards import SUIT_SYMBOLS, SUITS, card_str
+from spidercli.game.engine import Game
 
 # Sizes in SVG user units. The page's script draws with these same numbers.
 CARD_W = 64

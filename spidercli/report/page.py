@@ -27,26 +27,14 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
 
-from spidercli.cards import SUITS, card_str, cards_str, make_card
-from spidercli.engine import Game, Refusal
-from spidercli.files import write_atomic
-from spidercli.i18n import _, language, ngettext
-from spidercli.logtypes import Entry
-from spidercli.messages import said, shown, shown_path
-from spidercli.refusals import sentence
-from spidercli.render import (
-    column_words,
-    describe,
-    describe_deal,
-    describe_position,
-    moves_words,
-    runs_words,
-    stock_words,
-    verdict,
-)
-from spidercli.replay import ILLEGAL, ReplayVisitor, Report
-from spidercli.rules import GameKind
-from spidercli.svg import (
+from spidercli.game.cards import SUITS, card_str, cards_str, make_card
+from spidercli.game.engine import Game, Refusal
+from spidercli.game.rules import GameKind
+from spidercli.logs.files import write_atomic
+from spidercli.play.logtypes import Entry
+from spidercli.play.refusals import sentence
+from spidercli.play.replay import ILLEGAL, ReplayVisitor, Report
+from spidercli.report.svg import (
     GEOMETRY,
     STYLE,
     BoardView,
@@ -57,7 +45,19 @@ from spidercli.svg import (
     column_extent,
     squeezed_extent,
 )
-from spidercli.words import card_name, result_shown, run_words, suit_word
+from spidercli.report.text import (
+    column_words,
+    describe,
+    describe_deal,
+    describe_position,
+    moves_words,
+    runs_words,
+    stock_words,
+    verdict,
+)
+from spidercli.text.i18n import _, language, ngettext
+from spidercli.text.messages import said, shown, shown_path
+from spidercli.text.words import card_name, result_shown, run_words, suit_word
 
 
 class _Replayed(Protocol):
@@ -426,7 +426,7 @@ class Recorder(ReplayVisitor):
 @functools.cache
 def _template(name: str) -> str:
     """A file of the package's templates, read once per process (a batch writes many pages)."""
-    return (resources.files("spidercli") / "templates" / name).read_text(encoding="utf-8")
+    return (resources.files("spidercli.report") / "templates" / name).read_text(encoding="utf-8")
 
 
 def _hash(text: str) -> str:
@@ -589,7 +589,7 @@ def _words(frames: Recording) -> dict[str, Any]:
     """What the page's script needs to say a position in words exactly as ``describe`` does:
     the paragraph's phrases in the page's language, made by ``render``'s own functions with
     ``{placeholders}`` where the script puts numbers and card words, and the words of every
-    card and one-suit run the deal can show (``spidercli.words``)."""
+    card and one-suit run the deal can show (``spidercli.text.words``)."""
     kind = frames.kind
     total = kind.runs_to_win
     cards = frames.cards

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from spidercli.cards import card_str
-from spidercli.codes import Setup
+from spidercli.game.cards import card_str
+from spidercli.game.codes import Setup
 
 
 def deal_lines(setup: Setup) -> list[str]:

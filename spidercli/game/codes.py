@@ -1,6 +1,6 @@
 """Game codes: spidercli's own (``SP2-S1C-AAAAABD``, deal algorithm S1) and other apps' numbered
-Spider deals: KDE KPatience's (``KP2-17``, dealt by ``spidercli.kpatdeal``) and PySolFC's
-(``PS4-14934``, ``PS4-MS40000``, dealt by ``spidercli.pysoldeal``)."""
+Spider deals: KDE KPatience's (``KP2-17``, dealt by ``spidercli.game.kpatdeal``) and PySolFC's
+(``PS4-14934``, ``PS4-MS40000``, dealt by ``spidercli.game.pysoldeal``)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from spidercli.cards import cards_str, make_card
-from spidercli.kpatdeal import KPAT_MAX_DEAL, kpat_cards
-from spidercli.messages import N_, ascii_note, quoted
-from spidercli.pysoldeal import PYSOL_LC_BELOW, PYSOL_MAX_MS, PYSOL_MAX_NUMBER, pysol_cards
-from spidercli.rules import SPIDER, SPIDERETTE, GameKind
+from spidercli.game.cards import cards_str, make_card
+from spidercli.game.kpatdeal import KPAT_MAX_DEAL, kpat_cards
+from spidercli.game.pysoldeal import PYSOL_LC_BELOW, PYSOL_MAX_MS, PYSOL_MAX_NUMBER, pysol_cards
+from spidercli.game.rules import SPIDER, SPIDERETTE, GameKind
+from spidercli.text.messages import N_, ascii_note, quoted
 
 _CODE_RE = re.compile(r"(SP|SD)([124])-S1([CP]?)-([A-Z]{7})")
 _KP_RE = re.compile(r"KP([0-9])-([0-9]+)")

@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass
 from typing import Protocol
 
-from spidercli.messages import N_, Nn_, did_you_mean, quoted
+from spidercli.text.messages import N_, Nn_, did_you_mean, quoted
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spidercli.suggest import close_match
+from spidercli.text.suggest import close_match
 
 if TYPE_CHECKING:
     from gettext import NullTranslations
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 # for each catalog in spidercli/locale. ``words.WORDS`` has the card words of each.
 LANGUAGES = ("en", "cs", "fi")
 DOMAIN = "spidercli"
-LOCALE_DIR = Path(__file__).parent / "locale"
+LOCALE_DIR = Path(__file__).parent.parent / "locale"
 _ENV = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 # Each language's thousands separator and decimal mark, as the Unicode CLDR gives them (Babel's

@@ -68,7 +68,7 @@ def ascii_note(text: str) -> str:
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """For a ``word`` that names none of ``choices``: ``" (did you mean 'expect'?)"`` naming the
     closest one (``suggest.close_match``), or ``""`` when none is close."""
-    from spidercli.suggest import close_match
+    from spidercli.text.suggest import close_match
 
     guess = close_match(word, choices)
     return "" if guess is None else N_(" (did you mean {guess}?)", guess=quoted(guess))
@@ -110,7 +110,7 @@ class Text(str):
     def said(self) -> str:
         # i18n is imported only when a text is said: the engine imports cards, and so this
         # module, and the engine loads no language.
-        from spidercli.i18n import _, language
+        from spidercli.text.i18n import _, language
 
         if language() == "en":
             return str(self)
@@ -137,7 +137,7 @@ class Plural(Text):
         return (self.msgid, self.plural, self.n), self.fields
 
     def said(self) -> str:
-        from spidercli.i18n import language, ngettext  # when said (see Text.said)
+        from spidercli.text.i18n import language, ngettext  # when said (see Text.said)
 
         if language() == "en":
             return str(self)

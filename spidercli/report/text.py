@@ -12,16 +12,16 @@ import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from spidercli.cards import RANKS, SUIT_SYMBOLS, SUITS, cards_str
-from spidercli.codes import Setup
-from spidercli.engine import Game, Refusal
-from spidercli.i18n import _, ngettext
-from spidercli.logtypes import Entry, MoveLog
-from spidercli.messages import said, shown, shown_path
-from spidercli.refusals import sentence
-from spidercli.replay import ReplayVisitor, Report
-from spidercli.rules import Ruleset
-from spidercli.words import card_name, result_shown, run_words, suit_word
+from spidercli.game.cards import RANKS, SUIT_SYMBOLS, SUITS, cards_str
+from spidercli.game.codes import Setup
+from spidercli.game.engine import Game, Refusal
+from spidercli.game.rules import Ruleset
+from spidercli.play.logtypes import Entry, MoveLog
+from spidercli.play.refusals import sentence
+from spidercli.play.replay import ReplayVisitor, Report
+from spidercli.text.i18n import _, ngettext
+from spidercli.text.messages import said, shown, shown_path
+from spidercli.text.words import card_name, result_shown, run_words, suit_word
 
 _RED = "\x1b[31m"
 _GREEN = "\x1b[32m"

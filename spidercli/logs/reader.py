@@ -1,11 +1,11 @@
-"""Move logs: YAML text to a typed ``MoveLog`` (``spidercli.logtypes``) whose every entry keeps
-its line number.
+"""Move logs: YAML text to a typed ``MoveLog`` (``spidercli.play.logtypes``) whose every entry
+keeps its line number.
 
-The usual log (a plain ``moves:`` list last) is read quickly by ``spidercli.plainlog``; anything
-else by the strict YAML reader (``spidercli.yamlreader``), so each error names the line and says
-what was expected. Unknown or duplicate keys, aliases, custom tags and wrong types are refused
-with ``LogError``. An explicit ``deal:`` block is read by ``spidercli.dealblock``; logs are written
-by ``spidercli.logwriter``.
+The usual log (a plain ``moves:`` list last) is read quickly by ``spidercli.logs.plain``;
+anything else by the strict YAML reader (``spidercli.logs.yamlreader``), so each error names the
+line and says what was expected. Unknown or duplicate keys, aliases, custom tags and wrong types
+are refused with ``LogError``. An explicit ``deal:`` block is read by
+``spidercli.logs.dealblock``; logs are written by ``spidercli.logs.writer``.
 """
 
 from __future__ import annotations
@@ -15,14 +15,12 @@ from typing import Any
 
 import yaml
 
-from spidercli.actions import ActionSyntaxError, parse_action
-from spidercli.codes import CodeError, Setup, parse_code
-from spidercli.dealblock import parse_deal
-from spidercli.files import MAX_LOG_BYTES
-from spidercli.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS, Entry, Expect, MoveLog
-from spidercli.messages import N_, ascii_note, did_you_mean, message_of, prefixed, quoted
-from spidercli.plainlog import quick_log
-from spidercli.yamlreader import (
+from spidercli.game.actions import ActionSyntaxError, parse_action
+from spidercli.game.codes import CodeError, Setup, parse_code
+from spidercli.logs.dealblock import parse_deal
+from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.logs.plain import quick_log
+from spidercli.logs.yamlreader import (
     FLOAT_TAG,
     INT_TAG,
     NULL_TAG,
@@ -36,6 +34,8 @@ from spidercli.yamlreader import (
     number,
     read_text,
 )
+from spidercli.play.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS, Entry, Expect, MoveLog
+from spidercli.text.messages import N_, ascii_note, did_you_mean, message_of, prefixed, quoted
 
 
 def parse_log(text: str | bytes, path: str = "<log>") -> MoveLog:

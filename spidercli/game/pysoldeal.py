@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 
-from spidercli.cards import make_card
+from spidercli.game.cards import make_card
 
 PYSOL_MAX_NUMBER = 10**20  # MTRandom.MAX_SEED: random games are below it, "Next number" stops at it
 PYSOL_MAX_MS = 2**33 - 1  # LCRandom31.MAX_SEED: ms1 to ms8589934591

@@ -27,11 +27,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import cast
 
-from spidercli.actions import Action, parse_action
-from spidercli.codes import CodeError, Setup, parse_code
-from spidercli.logtypes import RESULTS, Entry, Expect, MoveLog, PlainEntries
-from spidercli.rules import RULESETS
-from spidercli.yamlreader import LogError
+from spidercli.game.actions import Action, parse_action
+from spidercli.game.codes import CodeError, Setup, parse_code
+from spidercli.game.rules import RULESETS
+from spidercli.logs.yamlreader import LogError
+from spidercli.play.logtypes import RESULTS, Entry, Expect, MoveLog, PlainEntries
 
 _WORD = r"[0-9]{1,4}>[0-9]{1,4}(?::[0-9]{1,4})?|deal|undo|finish|flip [0-9]{1,4}|tap [0-9]{1,4}"
 _ITEM = re.compile(rf"( *)- (?:'({_WORD})'|({_WORD}))")  # plain, or in single quotes

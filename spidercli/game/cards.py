@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from spidercli.messages import N_, ascii_note, quoted
+from spidercli.text.messages import N_, ascii_note, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"

@@ -7,7 +7,7 @@ become a sentence, the one sentence of each refusal: ``sentence(refusal)`` is a
 ``verify``'s machine formats, ``refusal.message``) and which ``said()`` says in the language in
 use (the text report, the HTML page, ``verify``'s table, ``hint``). The message ids are the
 English sentences; the Czech and Finnish catalogs translate them, with the card words of
-``spidercli.words``.
+``spidercli.text.words``.
 
 Importing this module installs its English as the engine's ``Refusal.message``
 (``engine.word_refusals``): the engine itself imports no words.
@@ -15,12 +15,12 @@ Importing this module installs its English as the engine's ``Refusal.message``
 
 from __future__ import annotations
 
-from spidercli import engine
-from spidercli.cards import card_str, cards_str
-from spidercli.engine import Refusal
-from spidercli.i18n import _, language
-from spidercli.messages import N_, Nn_, Text
-from spidercli.words import RANK_NAMES, rank_name
+from spidercli.game import engine
+from spidercli.game.cards import card_str, cards_str
+from spidercli.game.engine import Refusal
+from spidercli.text.i18n import _, language
+from spidercli.text.messages import N_, Nn_, Text
+from spidercli.text.words import RANK_NAMES, rank_name
 
 
 class _Needs(Text):

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import overload
 
-from spidercli.actions import Action, Undo
-from spidercli.codes import GameCode, Setup
-from spidercli.engine import BLOCKED, OPEN, RESIGNED, WON
+from spidercli.game.actions import Action, Undo
+from spidercli.game.codes import GameCode, Setup
+from spidercli.game.engine import BLOCKED, OPEN, RESIGNED, WON
 
 # The results an ``expect`` block may name (the engine's ``Game.result`` words), in the order
 # messages and the schema list them.
@@ -36,7 +36,7 @@ class Entry:
 
 
 class PlainEntries(Sequence[Entry]):
-    """The entries of a plain ``moves:`` list (``spidercli.plainlog``), each ``Entry`` made only
+    """The entries of a plain ``moves:`` list (``spidercli.logs.plain``), each ``Entry`` made only
     when asked for: a log's rows (indent, action text, action) and its first item's line. Equal
     to the tuple of the same entries; ``actions`` gives the actions without making entries."""
 

@@ -11,7 +11,7 @@ face-down cards at the bottom of column ``c``. Cards are ints (see ``cards``): t
 ``card & 15``, and ``b == a - 1`` says that ``b`` goes on ``a`` in a one-suit run.
 
 A refusal is facts, not words (``Refusal``: the rule, the cards, a column or a count);
-``spidercli.refusals`` words them, in every language.
+``spidercli.play.refusals`` words them, in every language.
 
 The reference path, and its two copies. Each action has one general check and one effect:
 ``check_move`` (``_check_group``, ``_check_target``, ``_infer_count``) then ``move``;
@@ -40,10 +40,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from spidercli.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
-from spidercli.cards import card_str, make_card
-from spidercli.codes import GameCode, Layout, Setup, deal_layout
-from spidercli.rules import GameKind, Ruleset
+from spidercli.game.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
+from spidercli.game.cards import card_str, make_card
+from spidercli.game.codes import GameCode, Layout, Setup, deal_layout
+from spidercli.game.rules import GameKind, Ruleset
 
 # Rule IDs, in the rule book's order of precedence.
 GAME_OVER: Final = "game-over"
@@ -142,9 +142,9 @@ _new_record = tuple.__new__
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why the rules refuse an action, as facts: the rule ID, the cards it names, and the few
-    other facts its sentence needs. The engine holds no sentence: ``spidercli.refusals`` words a
-    refusal from these facts, in every language (English included), and ``message`` is its
-    English (see ``word_refusals``).
+    other facts its sentence needs. The engine holds no sentence: ``spidercli.play.refusals``
+    words a refusal from these facts, in every language (English included), and ``message`` is
+    its English (see ``word_refusals``).
 
     ``facts`` by rule (columns as the log numbers them, from 1):
 
@@ -181,7 +181,7 @@ class Refusal:
     @property
     def message(self) -> str:
         """The refusal's English sentence, as the words module installed by ``word_refusals``
-        says it (``spidercli.refusals`` installs itself when imported); without one, the cards
+        says it (``spidercli.play.refusals`` installs itself when imported); without one, the cards
         and the facts (``cards 7H 9S``)."""
         if _wording is None:
             parts = [f"cards {' '.join(map(card_str, self.cards))}"] if self.cards else []
@@ -199,7 +199,7 @@ _wording: Callable[[Refusal], str] | None = None
 
 def word_refusals(wording: Callable[[Refusal], str]) -> None:
     """Say ``Refusal.message`` (and so ``str`` of a refusal and of ``IllegalActionError``) with
-    ``wording``: ``spidercli.refusals`` calls this when it is imported."""
+    ``wording``: ``spidercli.play.refusals`` calls this when it is imported."""
     global _wording
     _wording = wording
 

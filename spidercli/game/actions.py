@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spidercli.messages import N_, ascii_note, quoted
+from spidercli.text.messages import N_, ascii_note, quoted
 
 
 class ActionSyntaxError(ValueError):

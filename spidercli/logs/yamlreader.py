@@ -20,10 +20,10 @@ from typing import Any
 import yaml
 
 from spidercli.errors import InputError
-from spidercli.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
-from spidercli.messages import N_, ascii_note, did_you_mean, quoted, shown
-from spidercli.rules import lookup_ruleset, unknown_ruleset
-from spidercli.yamlpure import PureSafeLoader
+from spidercli.game.rules import lookup_ruleset, unknown_ruleset
+from spidercli.logs.files import MAX_LOG_BYTES, STDIN, STDIN_NAME, Unreadable, read_limited
+from spidercli.logs.yamlpure import PureSafeLoader
+from spidercli.text.messages import N_, ascii_note, did_you_mean, quoted, shown
 
 CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
@@ -54,7 +54,7 @@ class _Memo:
 
 
 class PureLoader(_Memo, PureSafeLoader):
-    """PyYAML's pure-Python loader, reading tabs as libyaml does (``spidercli.yamlpure``)."""
+    """PyYAML's pure-Python loader, reading tabs as libyaml does (``spidercli.logs.yamlpure``)."""
 
 
 def choose_loader() -> type:

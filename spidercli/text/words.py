@@ -26,8 +26,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-from spidercli.i18n import language, npgettext, pgettext
-from spidercli.messages import Text
+from spidercli.text.i18n import language, npgettext, pgettext
+from spidercli.text.messages import Text
 
 # English, the words of the code itself and of every machine-readable message.
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")

@@ -9,13 +9,13 @@ from collections import Counter
 
 import yaml
 
-from spidercli.cards import SPELLINGS, card_str, parse_card
-from spidercli.codes import Layout, Setup, ordered_deck
-from spidercli.messages import N_, Nn_, ascii_note, message_of, prefixed, quoted
-from spidercli.pysoldeal import PYSOL_COLUMN_SIZES
-from spidercli.rules import GAMES, GameKind
-from spidercli.words import CardWords
-from spidercli.yamlreader import STR_TAG, Checker, LogError, kind_of, line_of
+from spidercli.game.cards import SPELLINGS, card_str, parse_card
+from spidercli.game.codes import Layout, Setup, ordered_deck
+from spidercli.game.pysoldeal import PYSOL_COLUMN_SIZES
+from spidercli.game.rules import GAMES, GameKind
+from spidercli.logs.yamlreader import STR_TAG, Checker, LogError, kind_of, line_of
+from spidercli.text.messages import N_, Nn_, ascii_note, message_of, prefixed, quoted
+from spidercli.text.words import CardWords
 
 DEAL_KEYS = ("game", "rule", "suits", "columns", "stock")
 # Column sizes other than the game's own that an explicit deal may have: PySol deals Spider's six

@@ -1,0 +1,1 @@
+"""The engine and its deals: cards, game codes, rulesets, the position, actions."""

@@ -1,0 +1,1 @@
+"""Logs read and written, and files: the YAML readers, the deal: block, the schemas."""

@@ -1,0 +1,1 @@
+"""A log played: its types, the refusals' sentences, the replay and its report."""

@@ -1,0 +1,1 @@
+"""Reports and pictures: the text report, the HTML replay page, SVG boards."""

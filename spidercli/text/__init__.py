@@ -1,0 +1,1 @@
+"""Text for people: messages made safe, the languages, card words, "did you mean"."""
