@@ -22,12 +22,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(RUN_STAMP): pyproject.toml setup.py spidercli/_beam.c spidercli/_proof.c spidercli/_passes.h | $(BIN)/python
+# The solver's optional compiled passes (setup.py builds them).
+COMPILED := spidercli/solver/_beam.c spidercli/solver/_proof.c spidercli/solver/_passes.h
+
+$(RUN_STAMP): pyproject.toml setup.py $(COMPILED) | $(BIN)/python
 	@echo "make: installing spidercli and what it needs to run (typer, pyyaml, rich; uvicorn for serve) into $(VENV)"
 	$(BIN)/python -m pip install --quiet -e '.[serve]'
 	@touch $@
 
-$(DEV_STAMP): pyproject.toml setup.py spidercli/_beam.c spidercli/_proof.c spidercli/_passes.h | $(BIN)/python
+$(DEV_STAMP): pyproject.toml setup.py $(COMPILED) | $(BIN)/python
 	@echo "make: installing spidercli with its test tools (pytest, syrupy, hypothesis, jsonschema, ruff, mypy, import-linter) into $(VENV)"
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@ $(RUN_STAMP)

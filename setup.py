@@ -1,5 +1,5 @@
-"""The optional compiled passes (spidercli/_beam.c, the beam; spidercli/_proof.c, the search of the
-whole space): everything else is in pyproject.toml.
+"""The optional compiled passes of the solver (spidercli/solver/_beam.c, the beam;
+spidercli/solver/_proof.c, the search of the whole space): everything else is in pyproject.toml.
 
 ``optional=True``: where no C compiler is found, or a build fails, spidercli installs without it
 and the solver runs its pure Python pass instead (the same lines, slower).
@@ -38,12 +38,15 @@ class QuietInstallLib(install_lib):
 setup(
     ext_modules=[
         Extension(
-            "spidercli._beam", ["spidercli/_beam.c"], depends=["spidercli/_passes.h"], optional=True
+            "spidercli.solver._beam",
+            ["spidercli/solver/_beam.c"],
+            depends=["spidercli/solver/_passes.h"],
+            optional=True,
         ),
         Extension(
-            "spidercli._proof",
-            ["spidercli/_proof.c"],
-            depends=["spidercli/_passes.h"],
+            "spidercli.solver._proof",
+            ["spidercli/solver/_proof.c"],
+            depends=["spidercli/solver/_passes.h"],
             optional=True,
         ),
     ],

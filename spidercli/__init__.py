@@ -49,19 +49,19 @@ _PUBLIC: dict[str, str] = {
     "Mismatch": "spidercli.play.replay",
     "Board": "spidercli.play.replay",
     "Column": "spidercli.play.replay",
-    "Verdict": "spidercli.verdict",
-    "Replayed": "spidercli.verdict",
-    "Hint": "spidercli.solution",
-    "Solution": "spidercli.solving",
-    "TournamentResult": "spidercli.tournament",
-    "Standing": "spidercli.tournament",
-    "Submission": "spidercli.tournament",
-    "Judgement": "spidercli.judge",
-    "Recorded": "spidercli.record",
-    "KPatImport": "spidercli.kpat",
-    "DealSet": "spidercli.table",
-    "Settled": "spidercli.table",
-    "Picked": "spidercli.table",
+    "Verdict": "spidercli.judging.verdict",
+    "Replayed": "spidercli.judging.verdict",
+    "Hint": "spidercli.solver.lines",
+    "Solution": "spidercli.solver.result",
+    "TournamentResult": "spidercli.judging.tournament",
+    "Standing": "spidercli.judging.tournament",
+    "Submission": "spidercli.judging.tournament",
+    "Judgement": "spidercli.judging.duel",
+    "Recorded": "spidercli.judging.record",
+    "KPatImport": "spidercli.kpat.match",
+    "DealSet": "spidercli.sweeps.table",
+    "Settled": "spidercli.sweeps.table",
+    "Picked": "spidercli.sweeps.table",
     # errors
     "InputError": "spidercli.errors",
     "IllegalLogError": "spidercli.play.replay",
@@ -126,8 +126,14 @@ if TYPE_CHECKING:
     from spidercli.api import standings as standings
     from spidercli.api import verify as verify
     from spidercli.errors import InputError as InputError
-    from spidercli.judge import Judgement as Judgement
-    from spidercli.kpat import KPatImport as KPatImport
+    from spidercli.judging.duel import Judgement as Judgement
+    from spidercli.judging.record import Recorded as Recorded
+    from spidercli.judging.tournament import Standing as Standing
+    from spidercli.judging.tournament import Submission as Submission
+    from spidercli.judging.tournament import TournamentResult as TournamentResult
+    from spidercli.judging.verdict import Replayed as Replayed
+    from spidercli.judging.verdict import Verdict as Verdict
+    from spidercli.kpat.match import KPatImport as KPatImport
     from spidercli.play.logtypes import Entry as Entry
     from spidercli.play.logtypes import Expect as Expect
     from spidercli.play.logtypes import MoveLog as MoveLog
@@ -137,17 +143,11 @@ if TYPE_CHECKING:
     from spidercli.play.replay import IllegalLogError as IllegalLogError
     from spidercli.play.replay import Mismatch as Mismatch
     from spidercli.play.replay import Report as Report
-    from spidercli.record import Recorded as Recorded
-    from spidercli.solution import Hint as Hint
-    from spidercli.solving import Solution as Solution
-    from spidercli.table import DealSet as DealSet
-    from spidercli.table import Picked as Picked
-    from spidercli.table import Settled as Settled
-    from spidercli.tournament import Standing as Standing
-    from spidercli.tournament import Submission as Submission
-    from spidercli.tournament import TournamentResult as TournamentResult
-    from spidercli.verdict import Replayed as Replayed
-    from spidercli.verdict import Verdict as Verdict
+    from spidercli.solver.lines import Hint as Hint
+    from spidercli.solver.result import Solution as Solution
+    from spidercli.sweeps.table import DealSet as DealSet
+    from spidercli.sweeps.table import Picked as Picked
+    from spidercli.sweeps.table import Settled as Settled
 
 
 if not TYPE_CHECKING:  # at run time only: a type checker still flags a name that is not here

@@ -27,17 +27,17 @@ from typing import TYPE_CHECKING, Literal
 from spidercli.logs.files import MAX_LOG_BYTES
 
 if TYPE_CHECKING:
-    from spidercli.judge import Judgement
-    from spidercli.kpat import KPatImport
+    from spidercli.judging.duel import Judgement
+    from spidercli.judging.record import Recorded
+    from spidercli.judging.tournament import TournamentResult
+    from spidercli.judging.verdict import Verdict
+    from spidercli.kpat.match import KPatImport
     from spidercli.play.logtypes import MoveLog
     from spidercli.play.replay import Board, ReplayVisitor, Report
-    from spidercli.record import Recorded
-    from spidercli.solution import Hint
-    from spidercli.solver import Progress
-    from spidercli.solving import Solution
-    from spidercli.table import DealSet, Picked, Settled
-    from spidercli.tournament import TournamentResult
-    from spidercli.verdict import Verdict
+    from spidercli.solver.lines import Hint
+    from spidercli.solver.result import Solution
+    from spidercli.solver.search import Progress
+    from spidercli.sweeps.table import DealSet, Picked, Settled
 
 OnIllegal = Literal["stop", "skip"]
 ON_ILLEGAL: tuple[OnIllegal, ...] = ("stop", "skip")
@@ -226,8 +226,8 @@ def hint(
     of the public API.
     """
     from spidercli.play.replay import IllegalLogError
-    from spidercli.solution import hint
-    from spidercli.solving import no_hint_message
+    from spidercli.solver.lines import hint
+    from spidercli.solver.result import no_hint_message
 
     seconds = _seconds(timeout, "timeout")
     budget = None if max_states is None else _positive(max_states, "max_states")
@@ -263,7 +263,7 @@ def solve(
     from spidercli.game.rules import ruleset_named
     from spidercli.play.logtypes import MoveLog
     from spidercli.play.replay import choose_rules
-    from spidercli.solving import solve_game
+    from spidercli.solver.result import solve_game
     from spidercli.text.messages import message_of
 
     seconds = None if timeout is None else _seconds(timeout, "timeout")
@@ -317,7 +317,7 @@ def verify(
     the iterator (or take it to its end) to end the workers; leaving it early ends them when it
     is closed or collected.
     """
-    from spidercli.workers import verdicts
+    from spidercli.judging.workers import verdicts
 
     for flag, value in (("with_json", with_json), ("gitignore", gitignore)):
         if not isinstance(value, bool):
@@ -374,9 +374,9 @@ def standings(
     from pathlib import Path
 
     from spidercli.errors import InputError
-    from spidercli.findlogs import find_logs, no_logs
+    from spidercli.judging.findlogs import find_logs, no_logs
+    from spidercli.judging.tournament import load_manifest, standings
     from spidercli.text.messages import N_
-    from spidercli.tournament import load_manifest, standings
 
     given = list(_paths(paths, "paths"))
     workers = _positive(jobs, "jobs")
@@ -399,7 +399,7 @@ def duel(a: MoveLog, b: MoveLog) -> Judgement:
     """Judge a StarGames duel between two logs of one deal, as ``spidercli duel`` does: both
     replayed under ``duel`` rules, the verdict naming the winner. ``InputError`` when the logs
     cannot be judged together (another deal, another ruleset, a game duel rules do not play)."""
-    from spidercli.judge import judge
+    from spidercli.judging.duel import judge
 
     return judge(_log(a, "a"), _log(b, "b"))
 
@@ -418,7 +418,7 @@ def record_text(
     action; ``InputError`` when it cannot be used, or its layout cannot be rewritten line by line
     (a top level in flow style).
     """
-    from spidercli.record import recorded
+    from spidercli.judging.record import recorded
 
     shown = _name(name)
     new, _ = recorded(_bytes_of(text, shown, max_bytes), shown)
@@ -432,7 +432,7 @@ def record_file(path: StrPath, *, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
     ``IllegalLogError`` and ``InputError`` as ``record_text`` (the file is then left as it was);
     ``OSError`` when the file cannot be replaced.
     """
-    from spidercli.record import record
+    from spidercli.judging.record import record
 
     return record(_path(path, "path"), _positive(max_bytes, "max_bytes"))
 
@@ -442,7 +442,7 @@ def import_kpat(save: StrPath | bytes, *, name: str | None = None) -> KPatImport
     kpat`` makes it: ``save`` is the save's path, or its bytes (``name``: what messages call it,
     ``<save>`` by default). ``InputError`` for a save that is not KPat's Spider, is corrupt, or
     is refused (XML entities, external references, too large)."""
-    from spidercli.kpat import import_save
+    from spidercli.kpat.match import import_save
 
     if name is not None and not isinstance(name, str):
         raise TypeError(f"name must be a str or None, not {type(name).__name__}")
@@ -460,7 +460,7 @@ def deals(name: str) -> DealSet:
     settled, whether it is ``complete``, and each deal's entry (``get(n)``, iteration).
     ``InputError`` for a set the table does not hold."""
     from spidercli.errors import InputError
-    from spidercli.table import TableError, deal_set
+    from spidercli.sweeps.table import TableError, deal_set
     from spidercli.text.messages import message_of
 
     if not isinstance(name, str):
@@ -476,7 +476,7 @@ def settled(code: str) -> Settled:
     result, its certificate (``log()``, a move log that replays as a win), the proof of an
     unwinnable deal, its grade. ``InputError`` for a deal the table does not hold."""
     from spidercli.errors import InputError
-    from spidercli.table import TableError, split_code
+    from spidercli.sweeps.table import TableError, split_code
     from spidercli.text.messages import message_of
 
     if not isinstance(code, str):
@@ -501,7 +501,7 @@ def pick_deals(
     when given, as ``spidercli deals SET --pick N`` picks them; ``manifest_text()`` is their
     tournament manifest. ``InputError`` when the set has fewer such deals."""
     from spidercli.errors import InputError
-    from spidercli.table import GRADES, TableError, pick
+    from spidercli.sweeps.table import GRADES, TableError, pick
     from spidercli.text.messages import message_of
 
     n = _positive(count, "count")

@@ -440,7 +440,7 @@ class App:
                 answer = await self._ask(task, s.cpu_seconds)
             if answer.status in (200, 422):
                 return answer.body
-            from spidercli.verdict import invalid  # a judge lost: this record says so
+            from spidercli.judging.verdict import invalid  # a judge lost: this record says so
 
             message = json.loads(answer.body)["error"]["message"]
             record = invalid(task.name, f"{task.name}: {message}", None, True).json

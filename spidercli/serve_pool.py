@@ -36,10 +36,18 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from spidercli.judging.verdict import invalid, verify_one
+from spidercli.judging.workers import (
+    _HEAD,
+    _MASKS,
+    _STOPS,
+    _exactly,
+    _frame,
+    _worker_init,
+    worker_death,
+)
 from spidercli.serve_metrics import Metrics
 from spidercli.text.messages import error_json, located, shown
-from spidercli.verdict import invalid, verify_one
-from spidercli.workers import _HEAD, _MASKS, _STOPS, _exactly, _frame, _worker_init, worker_death
 
 
 class VerifyTask(NamedTuple):
@@ -236,8 +244,8 @@ class Judges:
         """Fork the judges (from the running event loop's thread)."""
         # What a judge runs, imported once here rather than in each judge at its first task.
         import spidercli.api
-        import spidercli.solution
-        import spidercli.solving  # noqa: F401
+        import spidercli.solver.lines
+        import spidercli.solver.result  # noqa: F401
 
         for _ in range(self.count):
             self._release(self._spawn())

@@ -151,7 +151,7 @@ def verify_breakdown(count: int = 2_000, repeats: int = 3) -> dict[str, float]:
     import shutil
     import tempfile
 
-    from spidercli.findlogs import find_logs
+    from spidercli.judging.findlogs import find_logs
     from spidercli.logs.yamlreader import display_name, read_text
 
     exe = str(Path(sys.executable).parent / "spidercli")

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from spidercli.verdict import verify_one
+from spidercli.judging.verdict import verify_one
 from tests.served import Server, cpu_ticks
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,7 @@
 """The solver benchmark: ``make bench-solver``, or ``python -m tests.bench_solver [--jobs N]``.
 
 A fixed list of game codes per suit count (classic Spider, seeds 100 to 100 + count - 1), each
-solved once by ``spidercli.solution.solve_setup`` with a 60-second budget, N deals at a time in
+solved once by ``spidercli.solver.lines.solve_setup`` with a 60-second budget, N deals at a time in
 worker processes. Prints, per suit count, the share solved, the median and 90th-percentile time
 (unsolved deals count at their full budget) and the median solution length, against the issue's
 targets. Every solution found is checked to replay as a win (``solve_setup`` plays it through the
@@ -17,8 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from spidercli.game.codes import Setup, parse_code, seed_letters
 from spidercli.game.rules import CLASSIC
-from spidercli.solution import solve_setup
-from spidercli.solver import compiled_by_default
+from spidercli.solver.lines import solve_setup
+from spidercli.solver.search import compiled_by_default
 
 TIMEOUT = 60.0
 TARGETS = {1: (0.99, 2.0), 2: (0.95, 10.0), 4: (0.50, 60.0)}  # share solved, median seconds

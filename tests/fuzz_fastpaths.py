@@ -105,8 +105,9 @@ def general_paths() -> Iterator[None]:
     action at a time and every move through ``check_move`` (no ``_plainly_legal``),
     ``json.dumps`` for verify's JSON records, the whole deck check for written deals, no memo of
     dealt codes."""
-    from spidercli import quickparams, record
+    from spidercli import quickparams
     from spidercli.game import actions
+    from spidercli.judging import record
 
     with contextlib.ExitStack() as stack:
         enter = stack.enter_context

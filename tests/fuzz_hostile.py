@@ -407,7 +407,7 @@ def tag_case(rng: random.Random) -> tuple[str, str]:
 def _read(kind: str, text: str, loader: Any, folder: Path) -> Any:
     """How spidercli reads ``text`` as a ``kind`` document with ``loader``: the log or manifest,
     or the refusal's line and message."""
-    from spidercli.tournament import load_manifest
+    from spidercli.judging.tournament import load_manifest
 
     old = yamlreader.LOADER
     yamlreader.LOADER = loader
@@ -758,8 +758,8 @@ def check_record(rng: random.Random, root: Path, data: bytes) -> tuple[list[str]
     """``record`` on ``data`` while an interference happens at a random moment."""
     from typer.testing import CliRunner
 
-    from spidercli import record as record_module
     from spidercli.cli import app
+    from spidercli.judging import record as record_module
     from spidercli.logs import files
     from spidercli.text import i18n
 
@@ -1093,7 +1093,7 @@ _sweep_records: list[dict[str, Any]] = []
 
 def sweep_corpus() -> list[dict[str, Any]]:
     """The records of ``SWEEP_DEALS`` as a sweep writes them (solved once)."""
-    from spidercli import sweep
+    from spidercli.sweeps import run as sweep
 
     if not _sweep_records:
         for code, states in SWEEP_DEALS:
@@ -1298,8 +1298,8 @@ def check_sweep(
     then all records, the earlier ones kept byte for byte, a record for each deal of the sweep
     (a new one only for a deal that had none), and, with a manifest, every certificate written a
     log that replays as a win of its own deal. Never another exception."""
-    from spidercli import sweep
     from spidercli.errors import OutputError
+    from spidercli.sweeps import run as sweep
     from spidercli.text import i18n
 
     folder = root / "sweep"

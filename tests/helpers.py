@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 
 from spidercli.cli import app
 from spidercli.errors import InputError
-from spidercli.formats import FORMATS, Tally, write_verdicts
 from spidercli.game.actions import parse_action
 from spidercli.game.cards import parse_card
 from spidercli.game.codes import Setup, parse_code, seed_letters
@@ -26,12 +25,13 @@ from spidercli.game.rules import (
     Ruleset,
     check_playable,
 )
+from spidercli.judging.formats import FORMATS, Tally, write_verdicts
+from spidercli.judging.workers import verify_all
 from spidercli.logs.reader import load_log
 from spidercli.play.logtypes import MoveLog
 from spidercli.play.replay import choose_rules
-from spidercli.solver import Problem, _Budget, problem_from_game
+from spidercli.solver.search import Problem, _Budget, problem_from_game
 from spidercli.text.i18n import LANGUAGES
-from spidercli.workers import verify_all
 
 ROOT = Path(__file__).resolve().parents[1]
 # The languages with a catalog: every one spidercli speaks but English, the messages' own.

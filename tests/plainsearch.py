@@ -1,10 +1,11 @@
 """A plain search for the tests: breadth-first over every legal action the rules engine allows,
 no pruning, no equivalence but equal positions, none of the solver's code.
 
-It checks the solver's proofs (``spidercli/proof.py``) and its lower bound (``spidercli/bounds.py``)
-independently: the moves are the engine's (``Game.legal_moves``, every count, every target; the
-deal when ``check_deal`` allows it), applied by the engine, and a position is its cards, face-down
-counts, deals done and runs removed. Breadth-first, so the first win met is a shortest one.
+It checks the solver's proofs (``spidercli/solver/proof.py``) and its lower bound
+(``spidercli/solver/bounds.py``) independently: the moves are the engine's (``Game.legal_moves``,
+every count, every target; the deal when ``check_deal`` allows it), applied by the engine, and a
+position is its cards, face-down counts, deals done and runs removed. Breadth-first, so the first
+win met is a shortest one.
 
 Small games are made with their own ``GameKind`` (a few columns, one or two runs), which the
 engine plays like any other: ``small_game``.

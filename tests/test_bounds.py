@@ -1,5 +1,5 @@
-"""The lower bound on a win's moves (spidercli/bounds.py): never above the moves left of a line
-the solver found, at any point of the line; never above the true shortest win of small
+"""The lower bound on a win's moves (spidercli/solver/bounds.py): never above the moves left of a
+line the solver found, at any point of the line; never above the true shortest win of small
 positions, found by a plain breadth-first search over the engine's every legal action; and
 printed beside a win with the gap."""
 
@@ -11,13 +11,13 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from spidercli.bounds import joins, lower_bound
 from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
 from spidercli.logs.reader import load_log
-from spidercli.solution import solve_setup
-from spidercli.solver import Problem, problem_from_game
+from spidercli.solver.bounds import joins, lower_bound
+from spidercli.solver.lines import solve_setup
+from spidercli.solver.search import Problem, problem_from_game
 from tests.helpers import FIXTURES, run
 from tests.plainsearch import dealt_out, plain_search, small_game
 

@@ -83,7 +83,7 @@ def test_the_root_help_imports_no_command_nor_the_work() -> None:
         "spidercli.api",
         "spidercli.play.replay",
         "spidercli.report.text",
-        "spidercli.workers",
+        "spidercli.judging.workers",
     }
 
 

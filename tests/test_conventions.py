@@ -26,7 +26,8 @@ from typer.testing import CliRunner
 
 from spidercli import __version__, cli
 from spidercli.cli import app
-from spidercli.formats import (
+from spidercli.game.rules import CLASSIC, RULESETS
+from spidercli.judging.formats import (
     FORMATS,
     _github_data,
     _github_property,
@@ -34,7 +35,6 @@ from spidercli.formats import (
     csv_row,
     xml_safe,
 )
-from spidercli.game.rules import CLASSIC, RULESETS
 from spidercli.text.messages import utf8_safe
 from tests.helpers import FIXTURES, ROOT, run, run_batch
 
@@ -374,7 +374,7 @@ def _lines(renderable: Any, width: int) -> list[str]:
 
 @pytest.mark.parametrize("width", [60, 70, 80, 120])
 def test_progress_fits_the_terminal(width: int) -> None:
-    from spidercli.solver import Progress
+    from spidercli.solver.search import Progress
     from spidercli.terminal import solve_line, stderr_console, verify_bar
 
     bar = verify_bar(60_000, stderr_console(io.StringIO(), width=width))
@@ -389,7 +389,7 @@ def test_progress_fits_the_terminal(width: int) -> None:
 
 def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     from spidercli.commands.solve import progress_printer
-    from spidercli.solver import Progress
+    from spidercli.solver.search import Progress
 
     assert progress_printer() is None  # the test's stderr is not a terminal
     err = _Tty()

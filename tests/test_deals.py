@@ -211,7 +211,7 @@ def test_written_out_code_has_the_codes_deal_id(code: str) -> None:
 
 
 def test_explicit_deal_under_duel_and_against_a_code_in_a_duel() -> None:
-    from spidercli.judge import check_pair
+    from spidercli.judging.duel import check_pair
 
     written = parse_log(
         _written("SP2-S1C-AAAAABD").replace("moves: []", "rules: duel\nmoves: []"), "a.yaml"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli.judge import DuelError, judge
+from spidercli.judging.duel import DuelError, judge
 from spidercli.logs.reader import parse_log
 from spidercli.play.logtypes import MoveLog
 from tests.helpers import run

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli import findlogs
-from spidercli.findlogs import find_logs
+from spidercli.judging import findlogs
+from spidercli.judging.findlogs import find_logs
 
 
 def reference_walk(

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 import spidercli
-from spidercli import workers
+from spidercli.judging import workers
+from spidercli.judging.verdict import Verdict
 from spidercli.text import i18n
-from spidercli.verdict import Verdict
 from tests.helpers import ROOT
 from tests.processes import children
 

@@ -1,5 +1,5 @@
 """``verify DIR`` skips what the ``.gitignore`` files on the way ignore (issue 29), as git does:
-the port of git's rules (``spidercli/gitignore.py``) against git itself on random trees and
+the port of git's rules (``spidercli/judging/gitignore.py``) against git itself on random trees and
 patterns, and the command line's cases (a path named is always read, ``--no-ignore``)."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spidercli
-from spidercli.findlogs import find_logs
-from spidercli.gitignore import TooCostly, parse_line, wildmatch
+from spidercli.judging.findlogs import find_logs
+from spidercli.judging.gitignore import TooCostly, parse_line, wildmatch
 from tests.helpers import ROOT, run
 
 GIT = shutil.which("git")

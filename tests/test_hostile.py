@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from spidercli.findlogs import find_logs
+from spidercli.judging.findlogs import find_logs
 from spidercli.logs.files import MAX_LOG_BYTES, NotRegularFile, write_atomic
 from spidercli.text.messages import LIMIT, located, quoted, shown, shown_path
 from tests.helpers import FIXTURES, ROOT, run
@@ -282,8 +282,8 @@ def test_verify_a_hostile_folder_in_bounded_time(tmp_path: Path) -> None:
 # imports the real function).
 FLAKY = """
 import io, json, sys
-from spidercli import workers
-from spidercli.formats import write_verdicts
+from spidercli.judging import workers
+from spidercli.judging.formats import write_verdicts
 
 real = workers.verify_one
 

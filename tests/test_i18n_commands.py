@@ -12,11 +12,11 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from spidercli.errors import InputError
-from spidercli.formats import DEFAULT_FORMAT, FORMATS
 from spidercli.game.cards import make_card
 from spidercli.game.codes import CodeError, parse_code
 from spidercli.game.engine import BUILD_ONE_HIGHER, NOTHING_TO_UNDO, SAME_COLUMN, Refusal
 from spidercli.game.kpatdeal import kpat_deal_ids
+from spidercli.judging.formats import DEFAULT_FORMAT, FORMATS
 from spidercli.logs.reader import load_log
 from spidercli.play.refusals import sentence
 from spidercli.text import i18n
@@ -220,7 +220,7 @@ def test_sweep_summary_says_results_and_numbers_in_the_language(
 ) -> None:
     """The sweep's summary counts its results in words of the language (the glossary's
     *voitettavissa* in Finnish), and writes a median as the language writes numbers."""
-    from spidercli.sweep import Tally
+    from spidercli.sweeps.run import Tally
 
     tally = Tally()
     tally.add("A", {"result": "won", "moves": 70, "lower_bound": 39})

@@ -22,7 +22,7 @@ from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.kpatdeal import kpat_deal_ids
 from spidercli.game.rules import KPAT
-from spidercli.kpat import (
+from spidercli.kpat.match import (
     MAX_ATTRIBUTES,
     MAX_DEPTH,
     MAX_ELEMENTS,
@@ -577,7 +577,7 @@ def test_two_action_states_are_limited(tmp_path: Path, monkeypatch: pytest.Monke
     states += _move_state(cols, [(9, 5, 1), (5, 6, 2)])  # 2H on 3H, both on the other 4H
     path = _write(tmp_path / "s.xml", save_xml(17, 2, states=states))
     assert len(import_save(path).actions) == 4
-    monkeypatch.setattr("spidercli.kpat.MAX_DOUBLE_STEPS", 1)
+    monkeypatch.setattr("spidercli.kpat.match.MAX_DOUBLE_STEPS", 1)
     with pytest.raises(SaveError, match=r"state 3 is not a card move or a deal away"):
         import_save(path)
 

@@ -12,7 +12,7 @@ import pytest
 from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC, KPAT, RULESETS, SPIDERETTE, check_playable, ruleset_named
-from spidercli.kpat import import_save
+from spidercli.kpat.match import import_save
 from spidercli.logs.writer import deal_lines
 from tests.helpers import play, position, run
 from tests.kpat_saves import KPAT_FIXTURES

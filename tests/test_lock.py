@@ -1,6 +1,7 @@
-"""Locks (``spidercli.lock``): positions from which no run can ever be removed, proven without a
-search. Each lock is checked against searches that know nothing of it: the proof search with
-``locks=False`` and the plain search of the tests (breadth first over the engine's own moves)."""
+"""Locks (``spidercli.solver.lock``): positions from which no run can ever be removed, proven
+without a search. Each lock is checked against searches that know nothing of it: the proof search
+with ``locks=False`` and the plain search of the tests (breadth first over the engine's own
+moves)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ from spidercli.game.actions import Flip, Move
 from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC, DUEL, KPAT, PAVOUK, GameKind
-from spidercli.lock import lock
-from spidercli.proof import ProofSearch
-from spidercli.solution import hint, proves_under, search
-from spidercli.solver import Problem, problem_from_game
-from spidercli.solving import Solution, no_win_message
+from spidercli.solver.lines import hint, proves_under, search
+from spidercli.solver.lock import lock
+from spidercli.solver.proof import ProofSearch
+from spidercli.solver.result import Solution, no_win_message
+from spidercli.solver.search import Problem, problem_from_game
 from spidercli.text import i18n
 from tests.helpers import cards, run
 from tests.plainsearch import plain_search, small_game

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from spidercli import proof
-from spidercli.solver import compiled_proof_by_default
+from spidercli.solver import proof
+from spidercli.solver.search import compiled_proof_by_default
 from tests.processes import run_guarded
 
 GUARD = 180.0
@@ -46,7 +46,7 @@ if mode == "api":
     found = spidercli.solve(args[0], timeout=60)
     print(json.dumps({"result": found.result, "stopped_by": found.stopped_by}))
 elif mode == "budget":
-    from spidercli import proof
+    from spidercli.solver import proof
     print(json.dumps([proof.process_memory(), proof.default_memory(), proof.address_room()]))
 else:
     sys.argv = ["spidercli", *args]
@@ -187,7 +187,7 @@ def test_the_compiled_search_is_clamped_where_it_begins(monkeypatch: pytest.Monk
     from spidercli.game.codes import parse_code
     from spidercli.game.engine import Game
     from spidercli.game.rules import CLASSIC
-    from spidercli.solver import problem_from_game
+    from spidercli.solver.search import problem_from_game
 
     if not compiled_proof_by_default():
         pytest.skip("the compiled proof search was not built")
@@ -204,7 +204,7 @@ def test_a_sweeps_deal_out_of_memory_past_the_search_is_not_a_bug(
 ) -> None:
     """A MemoryError past the search (writing the line, say) gives the deal up saying so, not as
     an internal error to report."""
-    from spidercli import sweep
+    from spidercli.sweeps import run as sweep
 
     def no_memory(*args: object, **kwargs: object) -> None:
         raise MemoryError

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from spidercli.formats import FORMATS
+from spidercli.judging.formats import FORMATS
 from tests.helpers import ROOT, run
 from tests.processes import group_gone
 

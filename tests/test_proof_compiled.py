@@ -1,5 +1,5 @@
-"""The compiled proof search (spidercli/_proof.c) against the pure Python one (proof.py): the same
-outcome, the same positions met, the same line when they win and the same progress, on every
+"""The compiled proof search (spidercli/solver/_proof.c) against the pure Python one (proof.py): the
+same outcome, the same positions met, the same line when they win and the same progress, on every
 position of the unwinnable corpus, on winnable and random small positions, on real deals in
 progress; the budget's stops, the memory budget, and bad input refused with a clean error."""
 
@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import spidercli.proof
-import spidercli.solver
+import spidercli.solver.proof
+import spidercli.solver.search
 from spidercli.game.codes import parse_code, seed_letters
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
-from spidercli.proof import ProofSearch, compiled_fits
-from spidercli.solver import (
+from spidercli.solver.proof import ProofSearch, compiled_fits
+from spidercli.solver.search import (
     Problem,
     Progress,
     _Budget,
@@ -87,13 +87,13 @@ def test_the_proof_search_is_compiled_by_default(monkeypatch: pytest.MonkeyPatch
 
 def test_a_missing_compiled_search(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = problem_from_game(_game(CORPUS[0]))
-    monkeypatch.setattr(spidercli.solver, "_compiled_proof", None)
+    monkeypatch.setattr(spidercli.solver.search, "_compiled_proof", None)
     monkeypatch.delenv("SPIDERCLI_PURE_PYTHON", raising=False)
     assert not compiled_proof_by_default()
     assert not ProofSearch(problem).compiled  # the default falls back to Python
     with pytest.raises(RuntimeError, match="not built"):
         ProofSearch(problem, compiled=True)
-    if spidercli.solver.compiled_available():
+    if spidercli.solver.search.compiled_available():
         assert solver_pass() == (
             "solver: compiled pass (proofs in pure Python: their compiled search was not built)"
         )
@@ -261,11 +261,11 @@ def test_the_positions_cap_is_the_python_searchs(
 ) -> None:
     """The compiled search's max_positions stops where the Python search's MAX_POSITIONS does
     (ProofSearch gives the compiled search none: its memory budget stands for it)."""
-    from spidercli import _proof
+    from spidercli.solver import _proof
 
     entry = max(CORPUS, key=lambda e: e["positions"])
     problem = problem_from_game(_game(entry))
-    monkeypatch.setattr(spidercli.proof, "MAX_POSITIONS", limit)
+    monkeypatch.setattr(spidercli.solver.proof, "MAX_POSITIONS", limit)
     python = _search(problem, False)
     budget = _Budget(None, None, None, 1.0)
     counts = ProofSearch(problem)
@@ -317,7 +317,7 @@ def test_the_default_memory_is_a_quarter_of_the_machine_at_most(
     """8 GiB, or a quarter of the machine's memory when that is less; 8 GiB where its size is
     not known; what a search takes when given no budget. (No cgroup or RLIMIT_AS limits it here:
     tests/test_memory_limits.py tries those.)"""
-    proof = spidercli.proof
+    proof = spidercli.solver.proof
     monkeypatch.setattr(proof, "cgroup_room", lambda: None)
     monkeypatch.setattr(proof, "address_room", lambda: None)
     sizes = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": (8 << 30) // 4096}  # an 8 GiB laptop
@@ -403,7 +403,7 @@ def _args(**changes: object) -> list[object]:
 
 def _call(*args: object) -> object:
     """``_proof.search`` with any arguments (the types it declares are what it checks)."""
-    from spidercli import _proof
+    from spidercli.solver import _proof
 
     search: Callable[..., object] = _proof.search
     return search(*args)

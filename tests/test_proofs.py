@@ -1,5 +1,5 @@
-"""Proofs that no win exists (spidercli/proof.py): a corpus of proven-unwinnable positions, each
-checked again by a plain breadth-first search over the engine's every legal action
+"""Proofs that no win exists (spidercli/solver/proof.py): a corpus of proven-unwinnable positions,
+each checked again by a plain breadth-first search over the engine's every legal action
 (tests/plainsearch.py, no equivalence, none of the solver's code); the proof and the plain
 search agree on small positions; and ``solve`` says ``unwinnable`` only after a whole search."""
 
@@ -13,15 +13,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spidercli import proof
 from spidercli.game.actions import Deal, Move
 from spidercli.game.cards import parse_card
 from spidercli.game.codes import parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
-from spidercli.proof import ProofSearch, position_key
-from spidercli.solution import search
-from spidercli.solver import BeamSolver, Position, problem_from_game
+from spidercli.solver import proof
+from spidercli.solver.lines import search
+from spidercli.solver.proof import ProofSearch, position_key
+from spidercli.solver.search import BeamSolver, Position, problem_from_game
 from tests.helpers import run
 from tests.plainsearch import plain_search, small_game
 from tests.tools.unwinnable_corpus import draw

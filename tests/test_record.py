@@ -18,16 +18,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from spidercli import record as record_module
 from spidercli.cli import app
 from spidercli.game.actions import UNDO
 from spidercli.game.codes import parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
+from spidercli.judging import record as record_module
+from spidercli.judging.record import Edit, check, record, rewrite
 from spidercli.logs.reader import parse_log
 from spidercli.logs.yamlreader import LogError
 from spidercli.play.replay import replay
-from spidercli.record import Edit, check, record, rewrite
 from tests.helpers import FIXTURES, run
 
 runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})

@@ -11,14 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-import spidercli.solver
+import spidercli.solver.search
 from spidercli.game.codes import Setup, parse_code, seed_letters
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC, DUEL, PAVOUK
 from spidercli.logs.reader import load_log, parse_log
 from spidercli.play.replay import replay
-from spidercli.solution import actions_for, hint, search, solve_setup
-from spidercli.solver import (
+from spidercli.solver.lines import actions_for, hint, search, solve_setup
+from spidercli.solver.search import (
     BeamSolver,
     Candidate,
     Level,
@@ -49,7 +49,7 @@ def beam_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
         monkeypatch.delenv("SPIDERCLI_PURE_PYTHON", raising=False)
     else:
         monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "1")
-        monkeypatch.setattr(spidercli.solver, "POLISH", {1: (100,), 2: (80,), 4: (60,)})
+        monkeypatch.setattr(spidercli.solver.search, "POLISH", {1: (100,), 2: (80,), 4: (60,)})
     return str(request.param)
 
 
@@ -159,13 +159,13 @@ def test_polishing_never_lengthens_and_keeps_the_line_when_the_budget_ends(beam_
 def test_a_beam_with_its_memory_bounds_reached_still_wins(
     monkeypatch: pytest.MonkeyPatch, beam_path: str
 ) -> None:
-    import spidercli.solver
+    import spidercli.solver.search
 
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
     free = _NoPolish(problem)
     assert free.solve().steps is not None
-    monkeypatch.setattr(spidercli.solver, "SEEN_LIMIT", 500)
-    monkeypatch.setattr(spidercli.solver, "MEMO_LIMIT", 300)
+    monkeypatch.setattr(spidercli.solver.search, "SEEN_LIMIT", 500)
+    monkeypatch.setattr(spidercli.solver.search, "MEMO_LIMIT", 300)
     bounded = _NoPolish(problem)
     steps = bounded.solve().steps
     assert steps is not None
@@ -336,7 +336,7 @@ def test_solve_says_when_the_proofs_memory_ended_it(monkeypatch: pytest.MonkeyPa
     """The proof search's memory spent: a longer --timeout would not help, and ``solve`` says
     so (the API's ``Solution.stopped_by`` is ``"memory"``); the record is the usual gave-up."""
     import spidercli
-    from spidercli import proof
+    from spidercli.solver import proof
 
     monkeypatch.setattr(proof, "default_memory", lambda: 1)  # the compiled search: 40 KB at once
     monkeypatch.setattr(proof, "MAX_POSITIONS", 1)  # the pure Python search: one position
@@ -496,7 +496,7 @@ def test_version_names_the_solvers_pass(monkeypatch: pytest.MonkeyPatch) -> None
     assert run("--version").stdout.splitlines()[1] == (
         "solver: pure Python pass (SPIDERCLI_PURE_PYTHON is set)"
     )
-    monkeypatch.setattr(spidercli.solver, "_compiled", None)  # as where it was never built
+    monkeypatch.setattr(spidercli.solver.search, "_compiled", None)  # as where it was never built
     monkeypatch.delenv("SPIDERCLI_PURE_PYTHON")
     assert run("-V").stdout.splitlines()[1] == (
         "solver: pure Python pass (the compiled pass was not built)"
@@ -550,7 +550,7 @@ def test_solve_and_hint_note_the_pure_python_pass(monkeypatch: pytest.MonkeyPatc
     swept = run("sweep", "SD1-S1-AAAAAAC", "--max-states", "50", "-j", "1")
     assert swept.stderr.startswith(note + "SPIDERCLI_PURE_PYTHON is set)")
     assert json.loads(swept.stdout)["result"] == "gave-up"  # stdout stays the records alone
-    monkeypatch.setattr(spidercli.solver, "_compiled", None)
+    monkeypatch.setattr(spidercli.solver.search, "_compiled", None)
     monkeypatch.delenv("SPIDERCLI_PURE_PYTHON")
     cs = run("solve", "SD1-S1-AAAAAAC", "--max-states", "50", "--lang", "cs")
     assert cs.stderr.startswith(

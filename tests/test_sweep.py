@@ -21,10 +21,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spidercli import sweep
 from spidercli.errors import InputError
-from spidercli.solver import compiled_proof_by_default
-from spidercli.tournament import load_manifest
+from spidercli.judging.tournament import load_manifest
+from spidercli.solver.search import compiled_proof_by_default
+from spidercli.sweeps import run as sweep
 from tests.processes import group_gone, interruptible, run_guarded
 
 FAST = ["SD1-S1-AAAAAAB", "SD1-S1-AAAAAAC", "SD1-S1-AAAAAAD", "SP1-S1C-AAAAABD"]
@@ -486,7 +486,7 @@ def test_an_output_that_cannot_be_used_is_one_line_and_exit_2(tmp_path: Path) ->
 
 DIE = """
 import os, signal, sys
-from spidercli import workers
+from spidercli.judging import workers
 
 def run(task):
     if task == "die":
@@ -546,9 +546,9 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
     proof's budget of bytes, so a sweep whose hardest deals reach the proof at once holds what
     one ``solve`` would; one process (``--jobs 1``) or one deal has the whole budget. The budget
     reaches the proof search itself."""
-    from spidercli import solution
-    from spidercli.proof import ProofSearch
-    from spidercli.solver import Problem
+    from spidercli.solver import lines as solution
+    from spidercli.solver.proof import ProofSearch
+    from spidercli.solver.search import Problem
 
     monkeypatch.setattr(sweep, "shared_memory", lambda: 1 << 30)
     given_tasks: list[sweep.Task] = []
@@ -594,8 +594,8 @@ def test_a_record_says_what_the_search_knows() -> None:
     from spidercli.game.codes import Setup, parse_code
     from spidercli.game.engine import Game
     from spidercli.game.rules import CLASSIC
-    from spidercli.solution import Solved, solve_setup
-    from spidercli.solver import Outcome, Progress
+    from spidercli.solver.lines import Solved, solve_setup
+    from spidercli.solver.search import Outcome, Progress
 
     setup = Setup.from_code(parse_code(FAST[0]))
     solved = solve_setup(setup, CLASSIC, timeout=None, max_states=30_000)

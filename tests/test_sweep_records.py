@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spidercli import sweep
 from spidercli.errors import InputError, OutputError
 from spidercli.game.codes import Setup, parse_code
+from spidercli.sweeps import run as sweep
 from tests.processes import run_guarded
 from tests.tools.sweep_limits import to_the_end, until_first_record
 

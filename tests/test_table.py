@@ -1,6 +1,6 @@
-"""The settled table (spidercli/table.py, spidercli/tables/): every certificate it ships wins its
-own deal, every proof is found again by the solver, and ``spidercli deals`` shows, prints and
-picks from it."""
+"""The settled table (spidercli/sweeps/table.py, spidercli/sweeps/tables/): every certificate it
+ships wins its own deal, every proof is found again by the solver, and ``spidercli deals`` shows,
+prints and picks from it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import spidercli
 from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
-from spidercli.table import (
+from spidercli.judging.tournament import load_manifest
+from spidercli.sweeps.table import (
     SETS,
     DealSet,
     TableError,
@@ -24,7 +25,6 @@ from spidercli.table import (
     read_table,
     shuffled,
 )
-from spidercli.tournament import load_manifest
 from tests.helpers import run
 
 HELD = held()
@@ -148,7 +148,7 @@ def test_a_certificate_that_does_not_win_is_a_table_error() -> None:
 
 def test_the_shipped_files_are_xz_text_with_their_header() -> None:
     for name in HELD:
-        path = Path(spidercli.__file__).parent / "tables" / f"{name}.txt.xz"
+        path = Path(spidercli.__file__).parent / "sweeps" / "tables" / f"{name}.txt.xz"
         head = lzma.decompress(path.read_bytes()).decode()[:200]
         assert head.startswith(f"# set {name}\n")
 

@@ -13,8 +13,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from spidercli.findlogs import find_logs
-from spidercli.formats import FORMATS
+from spidercli.judging.findlogs import find_logs
+from spidercli.judging.formats import FORMATS
 from tests.helpers import FIXTURES, ROOT, run, run_batch
 
 BATCH = "fixtures/batch"
@@ -56,7 +56,7 @@ def test_the_format_choice_and_its_help_come_from_the_one_table() -> None:
 # A format added in one place, ``formats.FORMATS``, before the command is loaded: the choice, its
 # help and the writing follow.
 ONE_ROOM = """
-from spidercli import formats
+from spidercli.judging import formats
 
 class Shout(formats.Writer):
     def write(self, verdict):

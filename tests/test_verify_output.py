@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import spidercli
-from spidercli import formats
 from spidercli.errors import InputError
-from spidercli.formats import FORMATS
+from spidercli.judging import formats
+from spidercli.judging.formats import FORMATS
 from tests.helpers import ROOT, run
 
 RAW = ("\x1b", "\u202e")

@@ -27,9 +27,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from spidercli.judging.verdict import Verdict
+from spidercli.judging.workers import _frame
 from spidercli.logs.files import MAX_LOG_BYTES
-from spidercli.verdict import Verdict
-from spidercli.workers import _frame
 from tests.helpers import ROOT
 from tests.processes import run_guarded
 
@@ -57,7 +57,7 @@ PIPE = _pipe_size()
 # REPLY characters. Prints each verdict's file and message length as it comes.
 SUPERVISE = """
 import sys
-from spidercli import verdict, workers
+from spidercli.judging import verdict, workers
 
 def echo(path, rules, want_json, max_bytes, content, html_dir):
     assert len(content) == int(path.split(":")[1]), "the task arrived cut"

@@ -38,7 +38,7 @@ GUARD = 120  # seconds: a hang fails the test instead of stopping the suite
 # in FATES (JSON, file name -> fate) meeting its fate in the worker that verifies it.
 HARNESS = """
 import ctypes, json, os, signal, sys, time
-from spidercli import workers
+from spidercli.judging import workers
 from spidercli.cli import main
 
 fates = json.loads(sys.argv[1])
@@ -344,7 +344,7 @@ def test_an_ignored_sigchld_does_not_lose_a_dead_workers_status(tmp_path: Path) 
 def test_slower_logs_are_given_fewer_ahead(a: float, b: float) -> None:
     """A worker holds about ``_AHEAD`` seconds of logs: at most ``_CHUNK``, at least one, fewer
     the slower the logs."""
-    from spidercli.workers import _AHEAD, _CHUNK, _ahead
+    from spidercli.judging.workers import _AHEAD, _CHUNK, _ahead
 
     assert _ahead(None) == _ahead(0.0) == _CHUNK
     assert 1 <= _ahead(a) <= _CHUNK

@@ -12,7 +12,7 @@ import typer
 from spidercli import api
 from spidercli.cli import LangOption, dump, fail, unusable, write_output
 from spidercli.errors import InputError
-from spidercli.table import GRADES, entry_text, set_text
+from spidercli.sweeps.table import GRADES, entry_text, set_text
 from spidercli.text.i18n import _
 from spidercli.text.messages import N_, said
 

@@ -10,7 +10,7 @@ import typer
 from spidercli import api
 from spidercli.cli import LangOption, MaxLogBytesOption, dump, unusable
 from spidercli.errors import InputError
-from spidercli.judge import duel_text
+from spidercli.judging.duel import duel_text
 from spidercli.logs.files import MAX_LOG_BYTES
 
 

@@ -11,7 +11,7 @@ from spidercli import api
 from spidercli.cli import LangOption, LogArgument, MaxLogBytesOption, RulesOverride, dump, load
 from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.play.replay import IllegalLogError
-from spidercli.solving import pure_python_note
+from spidercli.solver.result import pure_python_note
 from spidercli.text.i18n import _
 from spidercli.text.messages import error_json, said
 

@@ -15,7 +15,7 @@ from spidercli.game.codes import CodeError, Setup, parse_code
 from spidercli.game.rules import RULESETS, ruleset_named
 from spidercli.logs.files import check_replaceable
 from spidercli.play.logtypes import MoveLog
-from spidercli.solving import (
+from spidercli.solver.result import (
     bound_message,
     check_solvable,
     no_win_message,

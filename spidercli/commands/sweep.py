@@ -1,4 +1,5 @@
-"""``spidercli sweep CODE...``: many deals solved, one JSON record a deal (``spidercli.sweep``)."""
+"""``spidercli sweep CODE...``: many deals solved, one JSON record a deal
+(``spidercli.sweeps.run``)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import typer
 
 from spidercli.cli import JobsOption, LangOption, unusable
 from spidercli.errors import InputError
-from spidercli.solving import pure_python_note
-from spidercli.sweep import run_sweep
+from spidercli.solver.result import pure_python_note
+from spidercli.sweeps.run import run_sweep
 
 
 def sweep(

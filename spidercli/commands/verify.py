@@ -19,9 +19,9 @@ from spidercli.cli import (
     unusable,
 )
 from spidercli.errors import InputError, OutputError
-from spidercli.findlogs import find_logs
-from spidercli.formats import DEFAULT_FORMAT, FORMATS, formats_help, write_verdicts
 from spidercli.game.rules import RULESETS
+from spidercli.judging.findlogs import find_logs
+from spidercli.judging.formats import DEFAULT_FORMAT, FORMATS, formats_help, write_verdicts
 from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.terminal import bar_ticker, stderr_console, verify_bar
 from spidercli.text.i18n import _

@@ -3,7 +3,7 @@
     python -m tests.tools.find_examples
 
 Goes through game codes in order (``...-AAAAAAA``, ``...-AAAAAAB``, ...), solves each under
-classic rules with ``spidercli.solution.solve_setup`` (the same search and shortening as
+classic rules with ``spidercli.solver.lines.solve_setup`` (the same search and shortening as
 ``spidercli solve``), and writes the first deal whose win takes exactly the target number of
 moves. Nothing is padded: the log is the solver's line, as ``spidercli solve`` prints it.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from spidercli.game.codes import Setup, parse_code, seed_letters
 from spidercli.game.rules import CLASSIC
 from spidercli.logs.writer import format_log
-from spidercli.solution import solve_setup
+from spidercli.solver.lines import solve_setup
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spidercli.errors import InputError
-from spidercli.findlogs import find_logs
-from spidercli.gitignore import MAX_GITIGNORE_BYTES, STEPS_PER_NAME
+from spidercli.judging.findlogs import find_logs
+from spidercli.judging.gitignore import MAX_GITIGNORE_BYTES, STEPS_PER_NAME
 
 _USUAL_LINES = [".venv/", "__pycache__/", "*.egg-info/", "build/", "dist/", "*.so", "bench-sweep/"]
 USUAL = "".join(line + "\n" for line in [*_USUAL_LINES, "/d099/", "log19?.yaml"])

@@ -16,9 +16,9 @@ import random
 import sys
 import time
 
-from spidercli.lock import lock
-from spidercli.proof import ProofSearch
-from spidercli.solver import problem_from_game
+from spidercli.solver.lock import lock
+from spidercli.solver.proof import ProofSearch
+from spidercli.solver.search import problem_from_game
 from tests.plainsearch import plain_search
 from tests.test_lock import lock_draw
 

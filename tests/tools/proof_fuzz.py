@@ -19,7 +19,7 @@ import sys
 import time
 
 from spidercli.game.codes import seed_letters
-from spidercli.solver import Problem, problem_from_game
+from spidercli.solver.search import Problem, problem_from_game
 from tests.test_proof_compiled import _doubled, _played, _search
 from tests.tools.unwinnable_corpus import draw
 

@@ -44,15 +44,15 @@ import resource
 import sys
 import time
 
-from spidercli import solver
 from spidercli.game.cards import RANKS
 from spidercli.game.codes import parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
-from spidercli.lock import lock
-from spidercli.proof import ProofSearch, position_key
-from spidercli.solver import BeamSolver, Problem, Progress, _Budget, problem_from_game
-from spidercli.sweep import Item, parse_spec, random_draw, shard_codes
+from spidercli.solver import search
+from spidercli.solver.lock import lock
+from spidercli.solver.proof import ProofSearch, position_key
+from spidercli.solver.search import BeamSolver, Problem, Progress, _Budget, problem_from_game
+from spidercli.sweeps.run import Item, parse_spec, random_draw, shard_codes
 from tests.helpers import fixture_problem
 from tests.plainsearch import plain_search
 
@@ -218,7 +218,7 @@ def check(code: str, limit: int) -> None:
 
 def beam(code: str, widths: list[int], seen: int) -> None:
     problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
-    solver.SEEN_LIMIT = seen  # the one process's: a wide beam remembers more than solve's
+    search.SEEN_LIMIT = seen  # the one process's: a wide beam remembers more than solve's
     for width in widths:
         budget = _Budget(None, None, None, 60.0)
         cpu = time.process_time()

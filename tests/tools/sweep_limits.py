@@ -168,7 +168,7 @@ def certificates(tmp: Path) -> None:
 
 def checks() -> None:
     """The CPU time ``certificate_problem`` takes on honest won records."""
-    from spidercli import sweep
+    from spidercli.sweeps import run as sweep
 
     for code, budget in (("SD1-S1-AAAAAAB", 30_000), ("SP4-S1C-AAAAAAA", None)):
         record = sweep.solve_deal((code, 600.0, budget, None))

@@ -1,4 +1,5 @@
-"""Build the settled table (spidercli/tables/SET.txt.xz) from sweep records, and report on it.
+"""Build the settled table (spidercli/sweeps/tables/SET.txt.xz) from sweep records, and report on
+it.
 
     python -m tests.tools.table build PS4 ps4.jsonl [more.jsonl ...] [--grades grades.jsonl]
     python -m tests.tools.table unknown PS4      # the deals left unknown, with what was tried
@@ -29,9 +30,9 @@ from spidercli import api
 from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
-from spidercli.lock import lock
-from spidercli.solver import problem_from_game
-from spidercli.table import SETS, Grade, SetInfo, deal_set, split_code
+from spidercli.solver.lock import lock
+from spidercli.solver.search import problem_from_game
+from spidercli.sweeps.table import SETS, Grade, SetInfo, deal_set, split_code
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,7 +142,7 @@ def build(info: SetInfo, paths: list[str], grades: dict[str, Grade], out: Path) 
 
 
 def read_grades(paths: list[str]) -> dict[str, Grade]:
-    from spidercli.table import graded
+    from spidercli.sweeps.table import graded
 
     out: dict[str, Grade] = {}
     for _path, _i, r in records(paths):
@@ -152,7 +153,7 @@ def read_grades(paths: list[str]) -> dict[str, Grade]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.tools.table")
     sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="write spidercli/tables/SET.txt.xz from sweep records")
+    b = sub.add_parser("build", help="write spidercli/sweeps/tables/SET.txt.xz from sweep records")
     b.add_argument("set", choices=sorted(SETS))
     b.add_argument("records", nargs="+")
     b.add_argument("--grades", nargs="*", default=[])
@@ -164,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     info = SETS[args.set]
     if args.command == "build":
-        out = args.output or ROOT / "spidercli" / "tables" / f"{info.name}.txt.xz"
+        out = args.output or ROOT / "spidercli" / "sweeps" / "tables" / f"{info.name}.txt.xz"
         build(info, args.records, read_grades(args.grades), out)
     elif args.command == "unknown":
         table = deal_set(info.name)

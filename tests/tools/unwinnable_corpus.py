@@ -19,8 +19,8 @@ from pathlib import Path
 
 from spidercli.game.cards import cards_str
 from spidercli.game.engine import Game
-from spidercli.proof import ProofSearch
-from spidercli.solver import problem_from_game
+from spidercli.solver.proof import ProofSearch
+from spidercli.solver.search import problem_from_game
 from tests.plainsearch import dealt_out, plain_search, small_game
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "unwinnable" / "positions.json"

@@ -34,6 +34,7 @@ from typing import IO, Any
 from spidercli.errors import InputError, OutputError, unwritable
 from spidercli.game.codes import CodeError, Setup, parse_code, seed_letters, splitmix64_output
 from spidercli.game.rules import RULESETS
+from spidercli.judging.workers import supervised, worker_death
 from spidercli.logs.files import (
     MAX_LOG_BYTES,
     LineTooLong,
@@ -46,13 +47,12 @@ from spidercli.logs.files import (
 )
 from spidercli.logs.reader import parse_log
 from spidercli.play.replay import replay
-from spidercli.proof import shared_memory
-from spidercli.solution import solve_setup
-from spidercli.solving import win_log
+from spidercli.solver.lines import solve_setup
+from spidercli.solver.proof import shared_memory
+from spidercli.solver.result import win_log
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.i18n import number as in_language
 from spidercli.text.messages import N_, did_you_mean, located, message_of, quoted, said, shown
-from spidercli.workers import supervised, worker_death
 
 RULES = "classic"  # the ruleset a sweep solves under: every code's own game
 RESULTS = ("won", "unwinnable", "gave-up")

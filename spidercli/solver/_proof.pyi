@@ -1,4 +1,4 @@
-# The compiled proof search (spidercli/_proof.c); see ProofSearch in proof.py.
+# The compiled proof search (spidercli/solver/_proof.c); see ProofSearch in proof.py.
 from collections.abc import Callable
 
 def search(

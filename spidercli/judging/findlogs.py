@@ -1,6 +1,6 @@
 """Finding the logs that ``verify`` and ``tournament`` are given: files as named, folders searched
 for ``*.yaml`` and ``*.yml`` (for ``verify``, skipping what the ``.gitignore`` files on the way
-ignore: ``spidercli.gitignore``), glob patterns expanded; each file once, lazily."""
+ignore: ``spidercli.judging.gitignore``), glob patterns expanded; each file once, lazily."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from spidercli.logs.files import STDIN
 from spidercli.text.messages import N_
 
 if TYPE_CHECKING:
-    from spidercli.gitignore import Rules
+    from spidercli.judging.gitignore import Rules
 
 
 def find_logs(paths: Iterable[str], *, gitignore: bool = False) -> Iterator[str]:
@@ -32,9 +32,9 @@ def find_logs(paths: Iterable[str], *, gitignore: bool = False) -> Iterator[str]
 
     With ``gitignore``, a folder's search skips the entries that the ``.gitignore`` files on the
     way ignore (the repository's, from its top folder down, and ``.git/info/exclude``), as git
-    reads them (``spidercli.gitignore``): a file named on the command line, a folder named there
-    and a glob's match are still read (what is asked for is read); what is inside such a folder
-    is matched entry by entry."""
+    reads them (``spidercli.judging.gitignore``): a file named on the command line, a folder named
+    there and a glob's match are still read (what is asked for is read); what is inside such a
+    folder is matched entry by entry."""
     seen: set[str] = set()
     folders: set[tuple[int, int]] = set()
     for arg in paths:
@@ -60,7 +60,7 @@ def _rules(directory: str, gitignore: bool) -> Rules | None:
     ``.gitignore``), or None when they are not read."""
     if not gitignore:
         return None
-    from spidercli.gitignore import rules_above  # verify's walks alone
+    from spidercli.judging.gitignore import rules_above  # verify's walks alone
 
     return rules_above(directory)
 

@@ -816,7 +816,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "spidercli._proof",
+    PyModuleDef_HEAD_INIT, "spidercli.solver._proof",
     "spidercli's search of the whole space of play, compiled (optional).", -1, methods, NULL, NULL,
     NULL, NULL,
 };

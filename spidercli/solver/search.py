@@ -43,14 +43,14 @@ if TYPE_CHECKING:
     from spidercli.game.engine import Game
 
 _compiled: ModuleType | None
-try:  # the compiled beam pass (spidercli/_beam.c), built where a C compiler was found
-    from spidercli import _beam as _compiled
+try:  # the compiled beam pass (spidercli/solver/_beam.c), built where a C compiler was found
+    from spidercli.solver import _beam as _compiled
 except ImportError:  # pragma: no cover - depends on the build
     _compiled = None
 
 _compiled_proof: ModuleType | None
-try:  # the compiled proof search (spidercli/_proof.c, for proof.ProofSearch), built alike
-    from spidercli import _proof as _compiled_proof
+try:  # the compiled proof search (spidercli/solver/_proof.c, for proof.ProofSearch), built alike
+    from spidercli.solver import _proof as _compiled_proof
 except ImportError:  # pragma: no cover - depends on the build
     _compiled_proof = None
 
@@ -655,7 +655,7 @@ class BeamSolver(Search):
         super().__init__(problem)
         self._info: dict[tuple[bytes, int], ColumnInfo] = {}
         if compiled and _compiled is None:
-            raise RuntimeError("the compiled beam pass (spidercli._beam) was not built")
+            raise RuntimeError("the compiled beam pass (spidercli.solver._beam) was not built")
         self.compiled = (compiled_by_default() if compiled is None else compiled) and _fits(problem)
 
     def column_info(self, col: bytes, d: int) -> ColumnInfo:

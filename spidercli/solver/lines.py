@@ -12,14 +12,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from spidercli.bounds import lower_bound
 from spidercli.game.actions import Action, Deal, Flip, Move
 from spidercli.game.codes import Setup
 from spidercli.game.engine import Game
 from spidercli.game.rules import Ruleset
-from spidercli.lock import lock
-from spidercli.proof import ProofSearch
-from spidercli.solver import (
+from spidercli.solver.bounds import lower_bound
+from spidercli.solver.lock import lock
+from spidercli.solver.proof import ProofSearch
+from spidercli.solver.search import (
     BeamSolver,
     Outcome,
     Problem,

@@ -17,7 +17,7 @@ hash: a proof cannot rest on chance).
 
 The search has two twins that search alike (the same actions in the same order, the same
 equivalence, the same positions counted, so the same line or the same proof): the compiled one
-(``spidercli/_proof.c``, used when it was built, unless SPIDERCLI_PURE_PYTHON is set), which
+(``spidercli/solver/_proof.c``, used when it was built, unless SPIDERCLI_PURE_PYTHON is set), which
 holds 75-90 bytes a position (measured: its key, its slot in a table, its path), some 23 times
 as fast, and gives up before it would hold more than ``default_memory()`` bytes (8 GiB, a
 quarter of the machine's memory, or what the cgroup's limit or the process's own limits leave,
@@ -35,9 +35,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from spidercli import solver
-from spidercli.lock import Lock, lock
-from spidercli.solver import (
+from spidercli.solver import search
+from spidercli.solver.lock import Lock, lock
+from spidercli.solver.search import (
     Position,
     Problem,
     Search,
@@ -225,7 +225,7 @@ def compiled_fits(problem: Problem) -> bool:
 class ProofSearch(Search):
     """Depth first over every legal action, each position (under ``position_key``'s equivalence)
     once: a win's line, or, when the space is exhausted, the proof that none exists. Compiled
-    (``spidercli/_proof.c``) or in pure Python (``_run_python``), the same search."""
+    (``spidercli/solver/_proof.c``) or in pure Python (``_run_python``), the same search."""
 
     def __init__(
         self,
@@ -251,8 +251,8 @@ class ProofSearch(Search):
         self.depth = 0
         self.dealt = 0
         self.memory = 0
-        if compiled and solver._compiled_proof is None:
-            raise RuntimeError("the compiled proof search (spidercli._proof) was not built")
+        if compiled and search._compiled_proof is None:
+            raise RuntimeError("the compiled proof search (spidercli.solver._proof) was not built")
         use = compiled_proof_by_default() if compiled is None else compiled
         self.compiled = use and compiled_fits(problem)
         self.max_bytes = default_memory() if memory is None else memory
@@ -276,7 +276,7 @@ class ProofSearch(Search):
         return self._run_python(budget)
 
     def _run_compiled(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
-        compiled = solver._compiled_proof
+        compiled = search._compiled_proof
         assert compiled is not None
         budget.progress.phase = "proof"
         # What this process may still take, asked now (a sweep's worker, a thread's stack):

@@ -1,6 +1,6 @@
 /* One pass of spidercli's beam search (BeamSolver._beam_python in solver.py), compiled.
  *
- * This file is optional: spidercli.solver uses it when it was built, and its own Python pass
+ * This file is optional: spidercli.solver.search uses it when it was built, and its own Python pass
  * otherwise. It must give exactly what the Python pass gives (the same moves in the same order,
  * the same ranks, the same 64-bit keys and seen set, the same candidates kept and the same line),
  * and it counts the positions it expands as the Python does (it tells the budget every 256 at
@@ -1340,7 +1340,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "spidercli._beam", "spidercli's beam pass, compiled (optional).", -1,
+    PyModuleDef_HEAD_INIT, "spidercli.solver._beam", "spidercli's beam pass, compiled (optional).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 

@@ -2,10 +2,10 @@
 certificate anyone can replay), proven unwinnable (with its proof), or not yet settled.
 
 The table ships inside the package as one compressed text file a set
-(``spidercli/tables/PS4.txt.xz``: PySol's 4-suit deals 1-32000), made from ``spidercli sweep``'s
-records by ``python -m tests.tools.table build`` (``make table``; docs/deals.md). A file is lines
-of words separated by blanks, after a header of ``#`` lines (``# set``, ``# title``, ``# deals
-FIRST LAST``, ``# made ...``); one line a deal settled or tried, in increasing order::
+(``spidercli/sweeps/tables/PS4.txt.xz``: PySol's 4-suit deals 1-32000), made from ``spidercli
+sweep``'s records by ``python -m tests.tools.table build`` (``make table``; docs/deals.md). A file
+is lines of words separated by blanks, after a header of ``#`` lines (``# set``, ``# title``, ``#
+deals FIRST LAST``, ``# made ...``); one line a deal settled or tried, in increasing order::
 
     17 won 135 53 5/8 4>8 9>1 1>9 ... deal ...
     1748 unwinnable - - - lock 6
@@ -350,7 +350,7 @@ def read_table(info: SetInfo, text: str, where: str) -> DealSet:
 
 
 def table_path(name: str) -> Traversable:
-    return resources.files("spidercli") / "tables" / f"{name}.txt.xz"
+    return resources.files("spidercli.sweeps") / "tables" / f"{name}.txt.xz"
 
 
 @cache
@@ -368,7 +368,7 @@ def deal_set(name: str) -> DealSet:
             )
         )
     text = lzma.decompress(path.read_bytes()).decode("utf-8")
-    return read_table(info, text, f"spidercli/tables/{info.name}.txt.xz")
+    return read_table(info, text, f"spidercli/sweeps/tables/{info.name}.txt.xz")
 
 
 def held() -> list[str]:

@@ -31,13 +31,13 @@ from dataclasses import dataclass, field, replace
 from typing import IO, Any, Generic, TypeVar
 
 from spidercli.errors import InputError
-from spidercli.findlogs import find_logs, no_logs
 from spidercli.game.rules import lookup_ruleset, unknown_ruleset
+from spidercli.judging.findlogs import find_logs, no_logs
+from spidercli.judging.verdict import Verdict, invalid, verify_one
 from spidercli.logs.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
 from spidercli.text.i18n import language
 from spidercli.text.i18n import use as use_language
 from spidercli.text.messages import located, quoted, shown
-from spidercli.verdict import Verdict, invalid, verify_one
 
 Task = tuple[str, "str | None", bool, "int | None", "bytes | str | None", "str | None"]
 
@@ -684,7 +684,7 @@ class _ForkServer:
         fd = max(theirs.fileno(), 2) + 1  # the server's end, as the server has it
         code = (
             f"import sys; sys.path[:] = {sys.path!r}; "
-            f"from spidercli.workers import serve_forks; serve_forks({fd})"
+            f"from spidercli.judging.workers import serve_forks; serve_forks({fd})"
         )
         try:
             self.pid = os.posix_spawn(

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spidercli.solver import Problem
+from spidercli.solver.search import Problem
 
 _NEVER = 1 << 30  # a stage no line of play reaches
 _EVERY_RANK = 0b11111111111110  # bits 1 (Ace) to 13 (King)

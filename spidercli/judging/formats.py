@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO
 
+from spidercli.judging.verdict import Verdict
 from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, said, shown, shown_path, utf8_safe
 from spidercli.text.words import result_word, status_count
-from spidercli.verdict import Verdict
 
 # ------------------------------------------------------------------ text safe for each format
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from spidercli.solver import Position, Problem
+from spidercli.solver.search import Position, Problem
 
 KING = 13
 

@@ -15,14 +15,14 @@ from typing import Any
 
 import yaml
 
-from spidercli.formats import csv_row
+from spidercli.judging.formats import csv_row
+from spidercli.judging.verdict import Verdict
+from spidercli.judging.workers import verify_all
 from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, VALID
 from spidercli.report.text import hanging, text_width
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, Located, Text, message_of, quoted, said, shown, shown_path
 from spidercli.text.words import result_word
-from spidercli.verdict import Verdict
-from spidercli.workers import verify_all
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
 

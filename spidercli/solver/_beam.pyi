@@ -1,4 +1,4 @@
-# The compiled beam pass (spidercli/_beam.c); see BeamSolver._beam in solver.py.
+# The compiled beam pass (spidercli/solver/_beam.c); see BeamSolver._beam in solver.py.
 from collections.abc import Callable
 
 def beam(

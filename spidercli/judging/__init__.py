@@ -1,0 +1,1 @@
+"""Logs judged: verify, tournaments, duels, record."""

@@ -1,0 +1,1 @@
+"""Other programs' files: KDE KPatience's saved games."""

@@ -1,0 +1,1 @@
+"""Many deals solved, and the table they settle."""
