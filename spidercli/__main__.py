@@ -1,5 +1,5 @@
 """``python -m spidercli``."""
 
-from spidercli.cli import main
+from spidercli.cli.app import main
 
 main()

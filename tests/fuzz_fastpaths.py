@@ -105,7 +105,7 @@ def general_paths() -> Iterator[None]:
     action at a time and every move through ``check_move`` (no ``_plainly_legal``),
     ``json.dumps`` for verify's JSON records, the whole deck check for written deals, no memo of
     dealt codes."""
-    from spidercli import quickparams
+    from spidercli.cli import quickparams
     from spidercli.game import actions
     from spidercli.judging import record
 
@@ -304,7 +304,7 @@ def cli_outcomes(path: str, data: bytes, runs: Sequence[tuple[str, ...]] = CLI_R
     each run."""
     from typer.testing import CliRunner
 
-    from spidercli.cli import app
+    from spidercli.cli.app import app
     from spidercli.text import i18n
 
     runner = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1", "LANG": "C.UTF-8"})

@@ -499,7 +499,7 @@ def _misfits(text: str) -> list[str]:
 def _tags_cli(kind: str, text: str, folder: Path) -> list[str]:
     from typer.testing import CliRunner
 
-    from spidercli.cli import app
+    from spidercli.cli.app import app
     from spidercli.text import i18n
 
     path = folder / ("manifest.yaml" if kind == "manifest" else "log.yaml")
@@ -758,7 +758,7 @@ def check_record(rng: random.Random, root: Path, data: bytes) -> tuple[list[str]
     """``record`` on ``data`` while an interference happens at a random moment."""
     from typer.testing import CliRunner
 
-    from spidercli.cli import app
+    from spidercli.cli.app import app
     from spidercli.judging import record as record_module
     from spidercli.logs import files
     from spidercli.text import i18n

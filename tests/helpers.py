@@ -10,7 +10,7 @@ from typing import IO, Any
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from spidercli.cli import app
+from spidercli.cli.app import app
 from spidercli.errors import InputError
 from spidercli.game.actions import parse_action
 from spidercli.game.cards import parse_card

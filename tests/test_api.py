@@ -5,7 +5,7 @@ documented; and the examples in docs/api.md run.
 
 This module imports nothing of spidercli but the package itself, as a program would. The command
 line runs in child processes: ``python -m spidercli`` for a few runs, and for the many replays
-one interpreter that runs the console entry point (``spidercli.cli:main``) once per argument
+one interpreter that runs the console entry point (``spidercli.cli.app:main``) once per argument
 list, for speed.
 """
 
@@ -42,7 +42,7 @@ ENV.pop("FORCE_COLOR", None)
 _DRIVER = """
 import contextlib, io, json, sys
 import typer.main
-from spidercli.cli import app, main
+from spidercli.cli.app import app, main
 built = typer.main.get_command(app)
 typer.main.get_command = lambda typer_app: built
 for line in sys.stdin:

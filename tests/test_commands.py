@@ -1,6 +1,6 @@
-"""The table of commands (``spidercli.cli.COMMANDS``): each row names a module of
-``spidercli/commands/`` and its function, under the command's own name; the root's help lists the
-rows' summaries, which are the commands' own first lines; and only the module of the command
+"""The table of commands (``spidercli.cli.app.COMMANDS``): each row names a module of
+``spidercli/cli/commands/`` and its function, under the command's own name; the root's help lists
+the rows' summaries, which are the commands' own first lines; and only the module of the command
 that runs is imported."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import typer
 
-from spidercli.cli import COMMANDS, command_of
+from spidercli.cli.app import COMMANDS, command_of
 from tests.helpers import ROOT, run
 
-PACKAGE = ROOT / "spidercli" / "commands"
+PACKAGE = ROOT / "spidercli" / "cli" / "commands"
 
 
 def _help_of(made: object) -> str:
@@ -30,12 +30,12 @@ def _help_of(made: object) -> str:
 def test_each_row_names_its_command_by_the_commands_name(name: str) -> None:
     row = COMMANDS[name]
     made = command_of(name)
-    assert row.module.startswith("spidercli.commands.")
+    assert row.module.startswith("spidercli.cli.commands.")
     if isinstance(made, typer.Typer):  # a group: its one module is named by what it holds
         names = [info.callback.__name__ for info in made.registered_commands if info.callback]
         assert row.module.rsplit(".", 1)[1] in names
     else:
-        assert row.module == f"spidercli.commands.{name}"
+        assert row.module == f"spidercli.cli.commands.{name}"
         assert row.function == name == made.__name__
 
 
@@ -59,7 +59,7 @@ def test_the_root_help_lists_every_command_with_its_summary() -> None:
 
 _LOADED = (
     "import sys\n"
-    "from spidercli.cli import main\n"
+    "from spidercli.cli.app import main\n"
     "sys.argv = ['spidercli', *sys.argv[1:]]\n"
     "try:\n"
     "    main()\n"
@@ -78,7 +78,7 @@ def _modules_after(*args: str) -> set[str]:
 
 def test_the_root_help_imports_no_command_nor_the_work() -> None:
     loaded = _modules_after("--help")
-    assert not {m for m in loaded if m.startswith("spidercli.commands")}
+    assert not {m for m in loaded if m.startswith("spidercli.cli.commands")}
     assert not loaded & {
         "spidercli.api",
         "spidercli.play.replay",
@@ -98,14 +98,14 @@ def test_the_root_help_imports_no_command_nor_the_work() -> None:
     ids=lambda args: args[0],
 )
 def test_a_command_imports_its_own_module_only(args: list[str]) -> None:
-    loaded = {m for m in _modules_after(*args) if m.startswith("spidercli.commands.")}
+    loaded = {m for m in _modules_after(*args) if m.startswith("spidercli.cli.commands.")}
     assert loaded == {COMMANDS[args[0]].module}
 
 
 def test_no_command_imports_a_name_under_another_name() -> None:
     """A reader follows a name from the command to the work: ``api.replay``, never ``replay as
     play``."""
-    for path in [*sorted(PACKAGE.glob("*.py")), ROOT / "spidercli" / "cli.py"]:
+    for path in [*sorted(PACKAGE.glob("*.py")), ROOT / "spidercli" / "cli" / "app.py"]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 renamed = [a.name for a in node.names if a.asname not in (None, a.name)]

@@ -24,8 +24,9 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 from typer.testing import CliRunner
 
-from spidercli import __version__, cli
-from spidercli.cli import app
+from spidercli import __version__
+from spidercli.cli import app as cli_app
+from spidercli.cli.app import app, command_of
 from spidercli.game.rules import CLASSIC, RULESETS
 from spidercli.judging.formats import (
     FORMATS,
@@ -318,7 +319,7 @@ def test_colour_conventions(
     tty: bool,
     expected: bool,
 ) -> None:
-    from spidercli.terminal import color_wanted
+    from spidercli.cli.terminal import color_wanted
 
     for key in ("NO_COLOR", "FORCE_COLOR", "TERM"):
         monkeypatch.delenv(key, raising=False)
@@ -342,7 +343,7 @@ def test_colour_conventions(
 def test_unicode_only_where_the_encoding_writes_it(
     encoding: str, flag: bool, expected: bool
 ) -> None:
-    from spidercli.terminal import unicode_wanted
+    from spidercli.cli.terminal import unicode_wanted
 
     out = io.TextIOWrapper(io.BytesIO(), encoding=encoding)
     note = io.StringIO()
@@ -365,7 +366,7 @@ def test_force_color_colours_the_report_and_no_color_wins() -> None:
 
 
 def _lines(renderable: Any, width: int) -> list[str]:
-    from spidercli.terminal import stderr_console
+    from spidercli.cli.terminal import stderr_console
 
     console = stderr_console(io.StringIO(), width=width)
     lines = console.render_lines(renderable, console.options, pad=False)
@@ -374,8 +375,8 @@ def _lines(renderable: Any, width: int) -> list[str]:
 
 @pytest.mark.parametrize("width", [60, 70, 80, 120])
 def test_progress_fits_the_terminal(width: int) -> None:
+    from spidercli.cli.terminal import solve_line, stderr_console, verify_bar
     from spidercli.solver.search import Progress
-    from spidercli.terminal import solve_line, stderr_console, verify_bar
 
     bar = verify_bar(60_000, stderr_console(io.StringIO(), width=width))
     bar.advance(bar.task_ids[0], 12_345)
@@ -388,7 +389,7 @@ def test_progress_fits_the_terminal(width: int) -> None:
 
 
 def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from spidercli.commands.solve import progress_printer
+    from spidercli.cli.commands.solve import progress_printer
     from spidercli.solver.search import Progress
 
     assert progress_printer() is None  # the test's stderr is not a terminal
@@ -442,9 +443,9 @@ def test_shell_completion() -> None:
 def _command_lines() -> list[str]:
     """The root, each command of the table, and each command of a group (``import kpat``)."""
     lines = [""]
-    for name in cli.COMMANDS:
+    for name in cli_app.COMMANDS:
         lines.append(name)
-        made = cli.command_of(name)
+        made = command_of(name)
         if isinstance(made, typer.Typer):
             lines += [f"{name} {info.name}" for info in made.registered_commands]
     return lines

@@ -97,7 +97,7 @@ def _said(verdicts: Iterator[Verdict]) -> list[tuple[str, str, str | None]]:
 
 HARNESS = """
 import os, sys, threading
-from spidercli.cli import main
+from spidercli.cli.app import main
 
 fork = os.fork
 
@@ -148,7 +148,7 @@ def test_the_bar_is_drawn_at_most_ten_times_a_second() -> None:
     passed since it was last drawn."""
     import io
 
-    from spidercli.terminal import bar_ticker, stderr_console, verify_bar
+    from spidercli.cli.terminal import bar_ticker, stderr_console, verify_bar
 
     bar = verify_bar(100, stderr_console(io.StringIO(), width=80))
     drawn: list[int] = []

@@ -78,7 +78,7 @@ def test_general_paths_swap_every_fast_path() -> None:
         assert Game.play_all is fuzz.slow_play_all
         assert Game._plainly_legal is not fast_move
         assert Report.json_text is not fast_json
-        from spidercli import quickparams
+        from spidercli.cli import quickparams
         from spidercli.logs import dealblock
 
         assert not dealblock._deck_fits([1], 1, 8)

@@ -89,7 +89,7 @@ def test_catalog_loads_only_when_a_text_needs_it() -> None:
 
 def test_importing_the_cli_loads_no_catalog() -> None:
     code = (
-        "import sys, spidercli.cli, spidercli.text.i18n as i; "
+        "import sys, spidercli.cli.app, spidercli.text.i18n as i; "
         "print(i._catalog is None, any('render' in m for m in sys.modules))"
     )
     out = subprocess.run(

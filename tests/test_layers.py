@@ -42,7 +42,7 @@ def test_the_checkout_keeps_every_contract() -> None:
         ("game/cards", "import yaml", "The engine imports no YAML, file, language"),
         ("game/rules", "from spidercli.text.i18n import _", "The engine imports no YAML, file"),
         ("play/replay", "from spidercli.logs import reader", "A log played, solved and reported"),
-        ("report/svg", "from spidercli import commands", "The floors, top to bottom"),
+        ("report/svg", "from spidercli.cli import commands", "The floors, top to bottom"),
         ("errors", "from spidercli.report import svg", "The floors, top to bottom"),
         ("game/cards", "from spidercli.game import engine", "No circle of imports"),
     ],
@@ -67,11 +67,11 @@ def test_rooms_of_a_floor_import_each_other_only_where_written(tmp_path: Path) -
     here must tell apart (2.0 and later; Python 3.10 has 2.15)."""
     shutil.copytree(ROOT / "spidercli", tmp_path / "spidercli", ignore=_not_source)
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    frame = tmp_path / "spidercli" / "terminal.py"
-    frame.write_text(frame.read_text(encoding="utf-8") + "\nfrom spidercli import options\n")
+    frame = tmp_path / "spidercli" / "cli" / "terminal.py"
+    frame.write_text(frame.read_text(encoding="utf-8") + "\nfrom spidercli.cli import options\n")
     kept = _lint(tmp_path)
     assert kept.returncode == 0 and "4 kept, 0 broken" in kept.stdout, kept.stdout + kept.stderr
-    command = tmp_path / "spidercli" / "commands" / "replay.py"
+    command = tmp_path / "spidercli" / "cli" / "commands" / "replay.py"
     command.write_text(command.read_text(encoding="utf-8") + "\nfrom spidercli import __main__\n")
     result = _lint(tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr

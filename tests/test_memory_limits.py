@@ -35,7 +35,7 @@ WON = "SD1-S1-AAAAAAB"
 # more than it holds, and runs the command line or the API.
 CHILD = """
 import json, resource, sys
-import spidercli, spidercli.cli, spidercli.commands.solve, spidercli.commands.sweep
+import spidercli, spidercli.cli.app, spidercli.cli.commands.solve, spidercli.cli.commands.sweep
 spidercli.solve("SD1-S1-AAAAAAB", max_states=2000)  # every module of a search loaded
 room, mode, *args = sys.argv[1:]
 with open("/proc/self/statm") as statm:
@@ -50,7 +50,7 @@ elif mode == "budget":
     print(json.dumps([proof.process_memory(), proof.default_memory(), proof.address_room()]))
 else:
     sys.argv = ["spidercli", *args]
-    spidercli.cli.main()
+    spidercli.cli.app.main()
 """
 
 

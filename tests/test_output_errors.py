@@ -38,7 +38,7 @@ import errno, os, sys
 def full(fd):
     raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 os.fsync = full
-from spidercli.cli import main
+from spidercli.cli.app import main
 sys.argv = ["spidercli", *sys.argv[1:]]
 main()
 """
@@ -217,7 +217,7 @@ from spidercli.logs import schema
 def broken():
     raise OSError(errno.EIO, os.strerror(errno.EIO), "/srv/x\\x1b[2J.json")
 schema.log_schema = broken
-from spidercli.cli import main
+from spidercli.cli.app import main
 sys.argv = ["spidercli", "schema"]
 main()
 """

@@ -1,6 +1,6 @@
-"""The quick coercion of plain command-line values (spidercli/quickparams.py) against Typer's own:
-every value it takes is coerced to exactly what Typer's pydantic path returns, and everything else
-is left to that path; ``replay`` runs without importing pydantic."""
+"""The quick coercion of plain command-line values (spidercli/cli/quickparams.py) against Typer's
+own: every value it takes is coerced to exactly what Typer's pydantic path returns, and everything
+else is left to that path; ``replay`` runs without importing pydantic."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from typer._adapters import try_build_adapter
 from typer.models import ArgumentInfo, OptionInfo
 
-from spidercli.quickparams import _NOT_QUICK, quick_annotation, quick_value
+from spidercli.cli.quickparams import _NOT_QUICK, quick_annotation, quick_value
 from tests.helpers import ROOT
 
 
@@ -144,7 +144,7 @@ def test_replay_imports_no_pydantic_and_bad_values_are_refused_plainly() -> None
     program = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
-        "from spidercli.cli import app\n"
+        "from spidercli.cli.app import app\n"
         "r = CliRunner().invoke(app, ['replay', 'fixtures/example-spider-1suit-117.yaml',"
         " '--max-log-bytes', '100000', '--on-illegal', 'stop'])\n"
         "print(r.exit_code, 'pydantic' in sys.modules)\n"
@@ -165,7 +165,7 @@ def test_verify_imports_no_pydantic() -> None:
     program = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
-        "from spidercli.cli import app\n"
+        "from spidercli.cli.app import app\n"
         "r = CliRunner().invoke(app, ['verify', 'fixtures/batch/a-valid.yaml',"
         " 'fixtures/example-spider-1suit-117.yaml', '-f', 'jsonl', '-j', '1'])\n"
         "print(r.exit_code, 'pydantic' in sys.modules)\n"

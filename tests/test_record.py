@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from spidercli.cli import app
+from spidercli.cli.app import app
 from spidercli.game.actions import UNDO
 from spidercli.game.codes import parse_code
 from spidercli.game.engine import Game

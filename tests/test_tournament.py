@@ -131,7 +131,7 @@ def test_not_counted_lines_fit_the_width(columns: str, tmp_path: Path) -> None:
     indent; a path longer than a line stays whole."""
     from typer.testing import CliRunner
 
-    from spidercli.cli import app
+    from spidercli.cli.app import app
 
     deep = tmp_path / ("a-rather-long-folder-name-" * 3) / "submissions"
     deep.mkdir(parents=True)

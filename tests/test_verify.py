@@ -44,7 +44,7 @@ def test_find_logs_sorts_directories_and_keeps_the_given_order() -> None:
 
 
 def test_the_format_choice_and_its_help_come_from_the_one_table() -> None:
-    from spidercli.commands.verify import FormatName
+    from spidercli.cli.commands.verify import FormatName
 
     assert [choice.value for choice in FormatName] == list(FORMATS)
     shown = " ".join(run("verify", "--help").stdout.split())
@@ -64,7 +64,7 @@ class Shout(formats.Writer):
 
 formats.FORMATS["shout"] = formats.OutputFormat("shout", Shout, "statuses in capitals")
 from typer.testing import CliRunner
-from spidercli.cli import app
+from spidercli.cli.app import app
 
 ran = CliRunner().invoke(app, ["verify", "fixtures/batch", "-f", "shout", "-j", "1"])
 print(ran.exit_code, repr(ran.stdout))
@@ -174,7 +174,7 @@ def test_the_table_fits_the_width(columns: str) -> None:
     replay report wraps under its labels: no line of 239 characters."""
     from typer.testing import CliRunner
 
-    from spidercli.cli import app
+    from spidercli.cli.app import app
 
     env = {"COLUMNS": columns or None, "NO_COLOR": "1"}
     result = CliRunner(env=env).invoke(app, ["verify", "fixtures/illegal", "fixtures/batch"])

@@ -39,7 +39,7 @@ GUARD = 120  # seconds: a hang fails the test instead of stopping the suite
 HARNESS = """
 import ctypes, json, os, signal, sys, time
 from spidercli.judging import workers
-from spidercli.cli import main
+from spidercli.cli.app import main
 
 fates = json.loads(sys.argv[1])
 real = workers.verify_one

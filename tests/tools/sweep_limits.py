@@ -57,7 +57,7 @@ def high_water(pid):
     return 0
 
 atexit.register(peak)
-from spidercli.cli import main
+from spidercli.cli.app import main
 sys.argv = ["spidercli", *sys.argv[1:]]
 main()
 """

@@ -117,7 +117,7 @@ def install() -> None:
     typers: Callable[[Any], Any] = original
     from typer import BadParameter
 
-    from spidercli.options import refused_value
+    from spidercli.cli.options import refused_value
 
     @dataclass(frozen=True)
     class QuickParam(base):  # type: ignore[misc, valid-type]

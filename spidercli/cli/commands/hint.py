@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import LangOption, LogArgument, MaxLogBytesOption, RulesOverride, dump, load
+from spidercli.cli.app import LangOption, LogArgument, MaxLogBytesOption, RulesOverride, dump, load
 from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.play.replay import IllegalLogError
 from spidercli.solver.result import pure_python_note

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import LangOption, MaxLogBytesOption
+from spidercli.cli.app import LangOption, MaxLogBytesOption
 from spidercli.errors import InputError
 from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.play.replay import IllegalLogError

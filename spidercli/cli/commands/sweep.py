@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from spidercli.cli import JobsOption, LangOption, unusable
+from spidercli.cli.app import JobsOption, LangOption, unusable
 from spidercli.errors import InputError
 from spidercli.solver.result import pure_python_note
 from spidercli.sweeps.run import run_sweep

@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import LangOption, unusable, write_output
+from spidercli.cli.app import LangOption, unusable, write_output
+from spidercli.cli.plainhelp import PlainCommand
 from spidercli.errors import InputError
-from spidercli.plainhelp import PlainCommand
 from spidercli.text.i18n import ngettext
 from spidercli.text.messages import said, shown_path
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import (
+from spidercli.cli.app import (
     ColorOption,
     DescribeOption,
     LangOption,
@@ -27,8 +27,8 @@ from spidercli.cli import (
     stdout_unicode,
     write_output,
 )
+from spidercli.cli.options import Show, check_show, parse_show
 from spidercli.logs.files import MAX_LOG_BYTES
-from spidercli.options import Show, check_show, parse_show
 from spidercli.report.text import Snapshots, Style, report_head, report_tail
 from spidercli.text.messages import N_, message_of, quoted, shown_path
 

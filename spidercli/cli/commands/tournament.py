@@ -10,7 +10,14 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import JobsOption, LangOption, MaxLogBytesOption, PathsArgument, dump, unusable
+from spidercli.cli.app import (
+    JobsOption,
+    LangOption,
+    MaxLogBytesOption,
+    PathsArgument,
+    dump,
+    unusable,
+)
 from spidercli.errors import InputError
 from spidercli.judging.tournament import standings_csv, standings_text
 from spidercli.logs.files import MAX_LOG_BYTES

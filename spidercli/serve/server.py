@@ -32,8 +32,8 @@ from typing import Any
 from uvicorn import Config, Server
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from spidercli.serve_app import App, Settings
-from spidercli.serve_metrics import Metrics
+from spidercli.serve.app import App, Settings
+from spidercli.serve.metrics import Metrics
 from spidercli.text.messages import error_json
 
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from spidercli.cli import LangOption, MaxLogBytesOption, fail
+from spidercli.cli.app import LangOption, MaxLogBytesOption, fail
 from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, quoted, shown
@@ -132,8 +132,8 @@ def serve(
     if not hasattr(os, "fork"):
         fail(N_("serve needs a system with fork (Linux, macOS, BSD)"), None, False)
     try:
-        from spidercli.serve import Options, Stopped, address, bind, serve
-        from spidercli.serve_app import Settings
+        from spidercli.serve.app import Settings
+        from spidercli.serve.server import Options, Stopped, address, bind, serve
     except ImportError as err:
         fail(
             N_(

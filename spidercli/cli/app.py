@@ -1,7 +1,7 @@
 """The command line's frame: the Typer app, the table of commands, the options several commands
 share, saying a failure, and the exits. Nothing else lives here.
 
-Each command is a function in its own module, ``spidercli/commands/NAME.py``, which imports what
+Each command is a function in its own module, ``spidercli/cli/commands/NAME.py``, which imports what
 it uses at its top. ``COMMANDS`` names them (pip's ``commands_dict``: the name, the module, the
 function, the line the root's help shows), and only the module of the command that runs is
 imported: ``spidercli --help`` lists every command from the table without importing any.
@@ -26,11 +26,11 @@ from typer.core import TyperCommand, TyperGroup
 from typer.main import get_command_from_info, get_group_from_info
 from typer.models import CommandInfo, TyperInfo
 
-from spidercli import quickparams
+from spidercli.cli import quickparams
+from spidercli.cli.plainhelp import PlainCommand
 from spidercli.errors import InputError, OutputError
 from spidercli.game.rules import RULESETS
 from spidercli.logs.files import MAX_LOG_BYTES
-from spidercli.plainhelp import PlainCommand
 from spidercli.text.i18n import LANGUAGES, LanguageError, choose
 
 quickparams.install()  # plain values coerced without importing pydantic (start-up time)
@@ -52,53 +52,57 @@ class Command(NamedTuple):
 
 COMMANDS: dict[str, Command] = {  # in the order the root's help lists them
     "replay": Command(
-        "spidercli.commands.replay", "replay", "Replay and verify a move log, and score it."
+        "spidercli.cli.commands.replay", "replay", "Replay and verify a move log, and score it."
     ),
     "duel": Command(
-        "spidercli.commands.duel", "duel", "Judge a StarGames duel between two logs of one deal."
+        "spidercli.cli.commands.duel",
+        "duel",
+        "Judge a StarGames duel between two logs of one deal.",
     ),
     "deal": Command(
-        "spidercli.commands.deal", "deal", "Show the starting board a game code deals."
+        "spidercli.cli.commands.deal", "deal", "Show the starting board a game code deals."
     ),
     "solve": Command(
-        "spidercli.commands.solve", "solve", "Search for a win and print it as a move log."
+        "spidercli.cli.commands.solve", "solve", "Search for a win and print it as a move log."
     ),
     "hint": Command(
-        "spidercli.commands.hint", "hint", "Name the best next move of a log, with the reason."
+        "spidercli.cli.commands.hint", "hint", "Name the best next move of a log, with the reason."
     ),
     "verify": Command(
-        "spidercli.commands.verify",
+        "spidercli.cli.commands.verify",
         "verify",
         "Verify many logs at once; one bad file never stops the rest.",
     ),
     "tournament": Command(
-        "spidercli.commands.tournament", "tournament", "Standings from many players' logs."
+        "spidercli.cli.commands.tournament", "tournament", "Standings from many players' logs."
     ),
     "sweep": Command(
-        "spidercli.commands.sweep",
+        "spidercli.cli.commands.sweep",
         "sweep",
         "Solve many deals: one JSON record a deal, as each finishes.",
     ),
     "deals": Command(
-        "spidercli.commands.deals",
+        "spidercli.cli.commands.deals",
         "deals",
         "Show the table of settled deals, or pick winnable ones.",
     ),
     "serve": Command(
-        "spidercli.commands.serve",
+        "spidercli.cli.commands.serve",
         "serve",
         "Serve the HTTP API: verify, deal, hint and solve, as JSON.",
     ),
     "record": Command(
-        "spidercli.commands.record", "record", "Write or refresh each log's expect block in place."
+        "spidercli.cli.commands.record",
+        "record",
+        "Write or refresh each log's expect block in place.",
     ),
     "schema": Command(
-        "spidercli.commands.schema",
+        "spidercli.cli.commands.schema",
         "schema",
         "Print a JSON Schema of the move log format (for editors).",
     ),
     "import": Command(
-        "spidercli.commands.import_kpat",
+        "spidercli.cli.commands.import_kpat",
         "import_app",
         "Turn another program's saved game into a move log.",
     ),
@@ -198,7 +202,7 @@ def _escaped_errors() -> Iterator[None]:
         yield
     except typer.TyperException as err:  # Typer's usage errors; shown by Typer, after this
         if type(err).__name__ != "NoArgsIsHelpError":  # that one's message is our help text
-            from spidercli.plainhelp import fix_usage_error
+            from spidercli.cli.plainhelp import fix_usage_error
             from spidercli.text.messages import LIMIT, shown
 
             fix_usage_error(err)  # "did you mean", as every other name
@@ -336,7 +340,7 @@ def write_output(path: str, text: str, as_json: bool = False) -> None:
 
 def stdout_color(flag: bool | None) -> bool:
     """--color/--no-color, or else whether stdout is a terminal (and NO_COLOR, FORCE_COLOR)."""
-    from spidercli.terminal import color_wanted
+    from spidercli.cli.terminal import color_wanted
 
     return color_wanted(flag, sys.stdout)
 
@@ -344,7 +348,7 @@ def stdout_color(flag: bool | None) -> bool:
 def stdout_unicode(flag: bool) -> bool:
     """--unicode, where stdout's encoding can write the suit symbols; else the ASCII cards and a
     note on stderr."""
-    from spidercli.terminal import unicode_wanted
+    from spidercli.cli.terminal import unicode_wanted
 
     return unicode_wanted(flag, sys.stdout, sys.stderr)
 

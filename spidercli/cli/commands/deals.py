@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import LangOption, dump, fail, unusable, write_output
+from spidercli.cli.app import LangOption, dump, fail, unusable, write_output
 from spidercli.errors import InputError
 from spidercli.sweeps.table import GRADES, entry_text, set_text
 from spidercli.text.i18n import _

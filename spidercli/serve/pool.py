@@ -46,7 +46,7 @@ from spidercli.judging.workers import (
     _worker_init,
     worker_death,
 )
-from spidercli.serve_metrics import Metrics
+from spidercli.serve.metrics import Metrics
 from spidercli.text.messages import error_json, located, shown
 
 

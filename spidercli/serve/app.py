@@ -25,8 +25,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
-from spidercli.serve_metrics import ENDPOINTS, Metrics
-from spidercli.serve_pool import Answer, Busy, HintTask, Judges, SolveTask, Task, VerifyTask
+from spidercli.serve.metrics import ENDPOINTS, Metrics
+from spidercli.serve.pool import Answer, Busy, HintTask, Judges, SolveTask, Task, VerifyTask
 from spidercli.text.messages import did_you_mean, error_json, quoted, shown, utf8_safe
 
 Scope = dict[str, Any]
@@ -501,7 +501,7 @@ class App:
 
     async def openapi(self, scope: Scope, receive: Receive) -> Reply:
         if self._openapi is None:
-            from spidercli.serve_openapi import document
+            from spidercli.serve.openapi import document
 
             self._openapi = _json_text(document(asdict(self.settings)))
         return Reply(200, self._openapi)

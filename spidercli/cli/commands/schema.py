@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from spidercli.cli import LangOption, dump, fail
+from spidercli.cli.app import LangOption, dump, fail
 from spidercli.logs.schema import log_schema, report_schema, verify_schema
 from spidercli.text.messages import N_
 

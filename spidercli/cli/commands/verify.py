@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import (
+from spidercli.cli.app import (
     JobsOption,
     LangOption,
     MaxLogBytesOption,
@@ -18,12 +18,12 @@ from spidercli.cli import (
     fail,
     unusable,
 )
+from spidercli.cli.terminal import bar_ticker, stderr_console, verify_bar
 from spidercli.errors import InputError, OutputError
 from spidercli.game.rules import RULESETS
 from spidercli.judging.findlogs import find_logs
 from spidercli.judging.formats import DEFAULT_FORMAT, FORMATS, formats_help, write_verdicts
 from spidercli.logs.files import MAX_LOG_BYTES
-from spidercli.terminal import bar_ticker, stderr_console, verify_bar
 from spidercli.text.i18n import _
 
 # --format's choices: the names of ``formats.FORMATS``, as Typer takes a choice (an Enum).

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import (
+from spidercli.cli.app import (
     ColorOption,
     DescribeOption,
     LangOption,

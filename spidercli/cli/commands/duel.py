@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import LangOption, MaxLogBytesOption, dump, unusable
+from spidercli.cli.app import LangOption, MaxLogBytesOption, dump, unusable
 from spidercli.errors import InputError
 from spidercli.judging.duel import duel_text
 from spidercli.logs.files import MAX_LOG_BYTES

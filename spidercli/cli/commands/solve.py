@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli import LangOption, dump, fail, load, write_output
+from spidercli.cli.app import LangOption, dump, fail, load, write_output
+from spidercli.cli.terminal import SolveProgress, stderr_console
 from spidercli.errors import unwritable
 from spidercli.game.codes import CodeError, Setup, parse_code
 from spidercli.game.rules import RULESETS, ruleset_named
@@ -22,7 +23,6 @@ from spidercli.solver.result import (
     pure_python_note,
     solved_message,
 )
-from spidercli.terminal import SolveProgress, stderr_console
 from spidercli.text.messages import N_, message_of
 
 

@@ -1,0 +1,1 @@
+"""The command line: its frame, options, terminal lines, help, and one module a command."""

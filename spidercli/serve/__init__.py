@@ -1,0 +1,1 @@
+"""The HTTP service (spidercli serve), beside the command line, above the front door."""
