@@ -283,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"no recorded KPat result for deal {missing[0]}: set KPAT_BIN to a KPat "
                 "23.04.3 binary to run KPat alongside"
             )
-    from spidercli.solver.search import compiled_by_default
+    from spidercli.solver.beam import compiled_by_default
     from tests.bench import warm_bytecode
 
     warm_bytecode()

@@ -17,8 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from spidercli.game.codes import Setup, parse_code, seed_letters
 from spidercli.game.rules import CLASSIC
+from spidercli.solver.beam import compiled_by_default
 from spidercli.solver.lines import solve_setup
-from spidercli.solver.search import compiled_by_default
 
 TIMEOUT = 60.0
 TARGETS = {1: (0.99, 2.0), 2: (0.95, 10.0), 4: (0.50, 60.0)}  # share solved, median seconds

@@ -16,20 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import spidercli.solver.search
+import spidercli.solver.beam
 from spidercli.game.codes import parse_code, seed_letters
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
-from spidercli.solver.search import (
-    BeamSolver,
-    Problem,
-    _Budget,
-    _Stop,
-    column_digest,
-    compiled_available,
-    compiled_by_default,
-    problem_from_game,
-)
+from spidercli.solver.beam import BeamSolver, column_digest, compiled_available, compiled_by_default
+from spidercli.solver.search import Problem, _Budget, _Stop, problem_from_game
 from tests.helpers import Boom, budget_raising_at, fixture_problem
 
 needs_compiled = pytest.mark.skipif(
@@ -58,7 +50,7 @@ def test_pure_python_can_be_forced(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_asking_for_a_missing_compiled_pass_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = problem_from_game(Game.from_code(parse_code("SP1-S1C-AAAAAAB"), CLASSIC))
-    monkeypatch.setattr(spidercli.solver.search, "_compiled", None)
+    monkeypatch.setattr(spidercli.solver.beam, "_compiled", None)
     assert not compiled_available()
     with pytest.raises(RuntimeError, match="not built"):
         BeamSolver(problem, compiled=True)
@@ -149,7 +141,7 @@ def test_the_compiled_pass_wins_like_the_python_one() -> None:
 def test_the_seen_sets_reset_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
     free = assert_same_pass(problem, 10, 300)
-    monkeypatch.setattr(spidercli.solver.search, "SEEN_LIMIT", 400)
+    monkeypatch.setattr(spidercli.solver.beam, "SEEN_LIMIT", 400)
     bounded = assert_same_pass(problem, 10, 300)
     assert bounded != free  # forgetting positions met changed the search
 
@@ -171,7 +163,7 @@ def test_seen_limits_past_a_c_long_long_are_taken(
     """SEEN_LIMIT at and past the bounds of the C long long the compiled pass takes: the same
     pass as in Python (it raised OverflowError)."""
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
-    monkeypatch.setattr(spidercli.solver.search, "SEEN_LIMIT", limit)
+    monkeypatch.setattr(spidercli.solver.beam, "SEEN_LIMIT", limit)
     assert_same_pass(problem, 6, 120, max_states=2000)
 
 
@@ -183,7 +175,7 @@ def test_a_long_pass_forgets_the_way_back_of_dead_lines(monkeypatch: pytest.Monk
     differential tests here run with low seen limits too)."""
     problem = problem_from_game(Game.from_code(parse_code("SP4-S1C-AAAAAAB"), CLASSIC))
     problem.runs_to_win = 9  # never won: the pass goes on until the budget ends
-    monkeypatch.setattr(spidercli.solver.search, "SEEN_LIMIT", 20_000)
+    monkeypatch.setattr(spidercli.solver.beam, "SEEN_LIMIT", 20_000)
     beam = BeamSolver(problem, compiled=True)
     budget = _Budget(None, 300_000, None, 1.0)
     tracemalloc.start()
@@ -254,12 +246,12 @@ def test_the_compiled_pass_on_random_positions(
     if seen_limit is None:
         assert_same_pass(problem, width, cap, max_states=3000)
         return
-    old = spidercli.solver.search.SEEN_LIMIT
-    spidercli.solver.search.SEEN_LIMIT = seen_limit
+    old = spidercli.solver.beam.SEEN_LIMIT
+    spidercli.solver.beam.SEEN_LIMIT = seen_limit
     try:
         assert_same_pass(problem, width, cap, max_states=3000)
     finally:
-        spidercli.solver.search.SEEN_LIMIT = old
+        spidercli.solver.beam.SEEN_LIMIT = old
 
 
 @needs_compiled
@@ -338,13 +330,13 @@ def test_the_compiled_pass_on_arbitrary_positions(
     """Positions no legal play need reach, any width, cap and seen limit (0: every level
     forgets), a budget of 2,048 positions: the same as the Python pass."""
     problem = _arbitrary_problem(rng)
-    old = spidercli.solver.search.SEEN_LIMIT
+    old = spidercli.solver.beam.SEEN_LIMIT
     if seen_limit is not None:
-        spidercli.solver.search.SEEN_LIMIT = seen_limit
+        spidercli.solver.beam.SEEN_LIMIT = seen_limit
     try:
         assert_same_pass(problem, width, cap, max_states=2048)
     finally:
-        spidercli.solver.search.SEEN_LIMIT = old
+        spidercli.solver.beam.SEEN_LIMIT = old
 
 
 @needs_compiled
@@ -388,7 +380,7 @@ def test_ctrl_c_while_the_compiled_pass_runs_raises_keyboardinterrupt() -> None:
 def test_a_whole_search_is_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     """The schedule and the polishing (narrow here, for the Python pass's sake) give the same
     line and count the same positions, compiled or not."""
-    monkeypatch.setattr(spidercli.solver.search, "POLISH", {2: (30, 12)})
+    monkeypatch.setattr(spidercli.solver.beam, "POLISH", {2: (30, 12)})
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
     python = BeamSolver(problem, compiled=False).solve()
     compiled = BeamSolver(problem, compiled=True).solve()
@@ -426,7 +418,7 @@ def test_problems_out_of_the_compiled_range_go_to_python(ncols: int) -> None:
             4,
             -1,
             100,
-            spidercli.solver.search._PLACE,
+            spidercli.solver.beam._PLACE,
             _Budget(None, None, None, 1.0).grant,
             _Budget(None, None, None, 1.0).progress,
         )
@@ -442,7 +434,7 @@ def test_children_that_cannot_be_kept_are_met_once_the_level_is_done() -> None:
     buckets = len(problem.chunks) + 1
     # Every bucket already holds one child better than any (negated ranks: -(-10**9)).
     full = [[10**9] for _ in range(buckets)]
-    out: list[spidercli.solver.search.Candidate] = []
+    out: list[spidercli.solver.beam.Candidate] = []
     seen = {root.key}
     later: list[int] = []
     assert beam.expand(root, 0, out, seen, [list(h) for h in full], 1, later) == (False, None)
@@ -454,7 +446,7 @@ def test_children_that_cannot_be_kept_are_met_once_the_level_is_done() -> None:
     assert beam.expand(root, 0, [], seen_now, [list(h) for h in full], 1) == (False, None)
     assert set(later) <= seen_now
     # With room in the buckets, the same children are looked up and kept as candidates.
-    roomy: list[spidercli.solver.search.Candidate] = []
+    roomy: list[spidercli.solver.beam.Candidate] = []
     seen_roomy = {root.key}
     later_roomy: list[int] = []
     beam.expand(root, 0, roomy, seen_roomy, [[] for _ in range(buckets)], 1000, later_roomy)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from spidercli.solver import proof
-from spidercli.solver.search import compiled_proof_by_default
+from spidercli.solver.proof import compiled_proof_by_default
 from tests.processes import run_guarded
 
 GUARD = 180.0

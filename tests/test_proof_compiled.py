@@ -18,17 +18,14 @@ import spidercli.solver.search
 from spidercli.game.codes import parse_code, seed_letters
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
-from spidercli.solver.proof import ProofSearch, compiled_fits
-from spidercli.solver.search import (
-    Problem,
-    Progress,
-    _Budget,
-    _Stop,
+from spidercli.solver.proof import (
+    ProofSearch,
+    compiled_fits,
     compiled_proof_available,
     compiled_proof_by_default,
-    problem_from_game,
     solver_pass,
 )
+from spidercli.solver.search import Problem, Progress, _Budget, _Stop, problem_from_game
 from tests.helpers import Boom, budget_raising_at, fixture_problem
 from tests.plainsearch import dealt_out, small_game
 from tests.test_proofs import CORPUS, _game
@@ -87,13 +84,13 @@ def test_the_proof_search_is_compiled_by_default(monkeypatch: pytest.MonkeyPatch
 
 def test_a_missing_compiled_search(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = problem_from_game(_game(CORPUS[0]))
-    monkeypatch.setattr(spidercli.solver.search, "_compiled_proof", None)
+    monkeypatch.setattr(spidercli.solver.proof, "_compiled_proof", None)
     monkeypatch.delenv("SPIDERCLI_PURE_PYTHON", raising=False)
     assert not compiled_proof_by_default()
     assert not ProofSearch(problem).compiled  # the default falls back to Python
     with pytest.raises(RuntimeError, match="not built"):
         ProofSearch(problem, compiled=True)
-    if spidercli.solver.search.compiled_available():
+    if spidercli.solver.beam.compiled_available():
         assert solver_pass() == (
             "solver: compiled pass (proofs in pure Python: their compiled search was not built)"
         )

@@ -19,9 +19,10 @@ from spidercli.game.codes import parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
 from spidercli.solver import proof
+from spidercli.solver.beam import BeamSolver
 from spidercli.solver.lines import search
 from spidercli.solver.proof import ProofSearch, position_key
-from spidercli.solver.search import BeamSolver, Position, problem_from_game
+from spidercli.solver.search import Position, problem_from_game
 from tests.helpers import run
 from tests.plainsearch import plain_search, small_game
 from tests.tools.unwinnable_corpus import draw

@@ -11,23 +11,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-import spidercli.solver.search
+import spidercli.solver.beam
 from spidercli.game.codes import Setup, parse_code, seed_letters
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC, DUEL, PAVOUK
 from spidercli.logs.reader import load_log, parse_log
 from spidercli.play.replay import replay
+from spidercli.solver.beam import BeamSolver, Candidate, Level, compiled_available
 from spidercli.solver.lines import actions_for, hint, search, solve_setup
 from spidercli.solver.search import (
-    BeamSolver,
-    Candidate,
-    Level,
     Position,
     Problem,
     Solver,
     Step,
     _Budget,
-    compiled_available,
     problem_from_game,
     shorten,
 )
@@ -49,7 +46,7 @@ def beam_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
         monkeypatch.delenv("SPIDERCLI_PURE_PYTHON", raising=False)
     else:
         monkeypatch.setenv("SPIDERCLI_PURE_PYTHON", "1")
-        monkeypatch.setattr(spidercli.solver.search, "POLISH", {1: (100,), 2: (80,), 4: (60,)})
+        monkeypatch.setattr(spidercli.solver.beam, "POLISH", {1: (100,), 2: (80,), 4: (60,)})
     return str(request.param)
 
 
@@ -159,13 +156,13 @@ def test_polishing_never_lengthens_and_keeps_the_line_when_the_budget_ends(beam_
 def test_a_beam_with_its_memory_bounds_reached_still_wins(
     monkeypatch: pytest.MonkeyPatch, beam_path: str
 ) -> None:
-    import spidercli.solver.search
+    import spidercli.solver.beam
 
     problem = problem_from_game(Game.from_code(parse_code("SP2-S1C-AAAAAAD"), CLASSIC))
     free = _NoPolish(problem)
     assert free.solve().steps is not None
-    monkeypatch.setattr(spidercli.solver.search, "SEEN_LIMIT", 500)
-    monkeypatch.setattr(spidercli.solver.search, "MEMO_LIMIT", 300)
+    monkeypatch.setattr(spidercli.solver.beam, "SEEN_LIMIT", 500)
+    monkeypatch.setattr(spidercli.solver.beam, "MEMO_LIMIT", 300)
     bounded = _NoPolish(problem)
     steps = bounded.solve().steps
     assert steps is not None
@@ -496,7 +493,7 @@ def test_version_names_the_solvers_pass(monkeypatch: pytest.MonkeyPatch) -> None
     assert run("--version").stdout.splitlines()[1] == (
         "solver: pure Python pass (SPIDERCLI_PURE_PYTHON is set)"
     )
-    monkeypatch.setattr(spidercli.solver.search, "_compiled", None)  # as where it was never built
+    monkeypatch.setattr(spidercli.solver.beam, "_compiled", None)  # as where it was never built
     monkeypatch.delenv("SPIDERCLI_PURE_PYTHON")
     assert run("-V").stdout.splitlines()[1] == (
         "solver: pure Python pass (the compiled pass was not built)"
@@ -550,7 +547,7 @@ def test_solve_and_hint_note_the_pure_python_pass(monkeypatch: pytest.MonkeyPatc
     swept = run("sweep", "SD1-S1-AAAAAAC", "--max-states", "50", "-j", "1")
     assert swept.stderr.startswith(note + "SPIDERCLI_PURE_PYTHON is set)")
     assert json.loads(swept.stdout)["result"] == "gave-up"  # stdout stays the records alone
-    monkeypatch.setattr(spidercli.solver.search, "_compiled", None)
+    monkeypatch.setattr(spidercli.solver.beam, "_compiled", None)
     monkeypatch.delenv("SPIDERCLI_PURE_PYTHON")
     cs = run("solve", "SD1-S1-AAAAAAC", "--max-states", "50", "--lang", "cs")
     assert cs.stderr.startswith(

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from spidercli.errors import InputError
 from spidercli.judging.tournament import load_manifest
-from spidercli.solver.search import compiled_proof_by_default
+from spidercli.solver.proof import compiled_proof_by_default
 from spidercli.sweeps import run as sweep
 from tests.processes import group_gone, interruptible, run_guarded
 

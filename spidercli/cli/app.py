@@ -423,7 +423,7 @@ def _root(
     """
     if version:
         from spidercli import __version__
-        from spidercli.solver.search import solver_pass
+        from spidercli.solver.proof import solver_pass
 
         print(f"spidercli {__version__}")
         print(solver_pass())

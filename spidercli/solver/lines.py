@@ -16,11 +16,11 @@ from spidercli.game.actions import Action, Deal, Flip, Move
 from spidercli.game.codes import Setup
 from spidercli.game.engine import Game
 from spidercli.game.rules import Ruleset
+from spidercli.solver.beam import BeamSolver
 from spidercli.solver.bounds import lower_bound
 from spidercli.solver.lock import lock
 from spidercli.solver.proof import ProofSearch
 from spidercli.solver.search import (
-    BeamSolver,
     Outcome,
     Problem,
     Progress,

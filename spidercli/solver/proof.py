@@ -34,19 +34,44 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from types import ModuleType
 
-from spidercli.solver import search
+from spidercli.solver.beam import pure_python_reason
 from spidercli.solver.lock import Lock, lock
-from spidercli.solver.search import (
-    Position,
-    Problem,
-    Search,
-    Solver,
-    Step,
-    _Budget,
-    _fits,
-    compiled_proof_by_default,
-)
+from spidercli.solver.search import Position, Problem, Search, Solver, Step, _Budget, _fits
+
+_compiled_proof: ModuleType | None
+try:  # the compiled proof search (spidercli/solver/_proof.c, for proof.ProofSearch), built alike
+    from spidercli.solver import _proof as _compiled_proof
+except ImportError:  # pragma: no cover - depends on the build
+    _compiled_proof = None
+
+
+def compiled_proof_available() -> bool:
+    """Whether the compiled proof search (``proof.ProofSearch``'s twin) was built and imports."""
+    return _compiled_proof is not None
+
+
+def compiled_proof_by_default() -> bool:
+    """The proof search's default: compiled when built, unless SPIDERCLI_PURE_PYTHON is set."""
+    return _compiled_proof is not None and pure_python_reason() != "asked"
+
+
+def solver_pass() -> str:
+    """The solver's pass in use, for ``--version`` (English, as the version line):
+    ``solver: compiled pass`` or ``solver: pure Python pass (...)``, saying why; a compiled beam
+    whose proof search (``proof.ProofSearch``) was not built says so too."""
+    why = pure_python_reason()
+    if why is None:
+        if _compiled_proof is None:
+            return (
+                "solver: compiled pass (proofs in pure Python: their compiled search was not built)"
+            )
+        return "solver: compiled pass"
+    if why == "asked":
+        return "solver: pure Python pass (SPIDERCLI_PURE_PYTHON is set)"
+    return "solver: pure Python pass (the compiled pass was not built)"
+
 
 # The positions the pure Python search meets before it gives up: each costs about 1 KB (its key,
 # and its place on the path the search holds; 429 MB for 438,090 positions measured), so some 1 GB.
@@ -251,7 +276,7 @@ class ProofSearch(Search):
         self.depth = 0
         self.dealt = 0
         self.memory = 0
-        if compiled and search._compiled_proof is None:
+        if compiled and _compiled_proof is None:
             raise RuntimeError("the compiled proof search (spidercli.solver._proof) was not built")
         use = compiled_proof_by_default() if compiled is None else compiled
         self.compiled = use and compiled_fits(problem)
@@ -276,7 +301,7 @@ class ProofSearch(Search):
         return self._run_python(budget)
 
     def _run_compiled(self, budget: _Budget) -> tuple[list[Step] | None, bool]:
-        compiled = search._compiled_proof
+        compiled = _compiled_proof
         assert compiled is not None
         budget.progress.phase = "proof"
         # What this process may still take, asked now (a sweep's worker, a thread's stack):
@@ -347,10 +372,13 @@ __all__ = [
     "address_room",
     "cgroup_room",
     "compiled_fits",
+    "compiled_proof_available",
+    "compiled_proof_by_default",
     "default_memory",
     "physical_memory",
     "position_key",
     "process_memory",
     "shared_memory",
+    "solver_pass",
     "usable",
 ]

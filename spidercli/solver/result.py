@@ -18,8 +18,9 @@ from spidercli.game.rules import Ruleset, check_playable
 from spidercli.logs.writer import format_log
 from spidercli.play.refusals import sentence
 from spidercli.play.replay import Illegal, figures
+from spidercli.solver.beam import pure_python_reason
 from spidercli.solver.lines import Solved, solve_setup
-from spidercli.solver.search import Progress, pure_python_reason
+from spidercli.solver.search import Progress
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, message_of, said
 from spidercli.text.words import rank_name

@@ -44,14 +44,15 @@ import resource
 import sys
 import time
 
+import spidercli.solver.beam
 from spidercli.game.cards import RANKS
 from spidercli.game.codes import parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
-from spidercli.solver import search
+from spidercli.solver.beam import BeamSolver
 from spidercli.solver.lock import lock
 from spidercli.solver.proof import ProofSearch, position_key
-from spidercli.solver.search import BeamSolver, Problem, Progress, _Budget, problem_from_game
+from spidercli.solver.search import Problem, Progress, _Budget, problem_from_game
 from spidercli.sweeps.run import Item, parse_spec, random_draw, shard_codes
 from tests.helpers import fixture_problem
 from tests.plainsearch import plain_search
@@ -218,7 +219,8 @@ def check(code: str, limit: int) -> None:
 
 def beam(code: str, widths: list[int], seen: int) -> None:
     problem = problem_from_game(Game.from_code(parse_code(code), CLASSIC))
-    search.SEEN_LIMIT = seen  # the one process's: a wide beam remembers more than solve's
+    # the one process's: a wide beam remembers more than solve's
+    spidercli.solver.beam.SEEN_LIMIT = seen
     for width in widths:
         budget = _Budget(None, None, None, 60.0)
         cpu = time.process_time()
