@@ -51,7 +51,7 @@ _PUBLIC: dict[str, str] = {
     "Column": "spidercli.play.replay",
     "Verdict": "spidercli.judging.verdict",
     "Replayed": "spidercli.judging.verdict",
-    "Hint": "spidercli.solver.lines",
+    "Hint": "spidercli.solver.hints",
     "Solution": "spidercli.solver.result",
     "TournamentResult": "spidercli.judging.tournament",
     "Standing": "spidercli.judging.tournament",
@@ -143,7 +143,7 @@ if TYPE_CHECKING:
     from spidercli.play.replay import IllegalLogError as IllegalLogError
     from spidercli.play.replay import Mismatch as Mismatch
     from spidercli.play.replay import Report as Report
-    from spidercli.solver.lines import Hint as Hint
+    from spidercli.solver.hints import Hint as Hint
     from spidercli.solver.result import Solution as Solution
     from spidercli.sweeps.table import DealSet as DealSet
     from spidercli.sweeps.table import Picked as Picked

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from spidercli.kpat.match import KPatImport
     from spidercli.play.logtypes import MoveLog
     from spidercli.play.replay import Board, ReplayVisitor, Report
-    from spidercli.solver.lines import Hint
+    from spidercli.solver.hints import Hint
     from spidercli.solver.result import Solution
     from spidercli.solver.search import Progress
     from spidercli.sweeps.table import DealSet, Picked, Settled
@@ -226,7 +226,7 @@ def hint(
     of the public API.
     """
     from spidercli.play.replay import IllegalLogError
-    from spidercli.solver.lines import hint
+    from spidercli.solver.hints import find_hint
     from spidercli.solver.result import no_hint_message
 
     seconds = _seconds(timeout, "timeout")
@@ -235,7 +235,7 @@ def hint(
     if report.illegal:
         bad = report.illegal[0]
         raise IllegalLogError(no_hint_message(bad), path=log.path, line=bad.line, report=report)
-    return hint(report.game, timeout=seconds, max_states=budget, on_search=on_search)
+    return find_hint(report.game, timeout=seconds, max_states=budget, on_search=on_search)
 
 
 def solve(

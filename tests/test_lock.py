@@ -15,7 +15,8 @@ from spidercli.game.actions import Flip, Move
 from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC, DUEL, KPAT, PAVOUK, GameKind
-from spidercli.solver.lines import hint, proves_under, search
+from spidercli.solver.hints import find_hint
+from spidercli.solver.lines import proves_under, search
 from spidercli.solver.lock import lock
 from spidercli.solver.proof import ProofSearch
 from spidercli.solver.result import Solution, no_win_message
@@ -228,7 +229,7 @@ def test_solve_says_why_a_locked_deal_cannot_be_won() -> None:
 
 def test_hint_says_no_run_can_ever_be_removed() -> None:
     game = Game.from_code(parse_code("PS4-14934"), CLASSIC)
-    found = hint(game, timeout=5.0)
+    found = find_hint(game, timeout=5.0)
     assert found.action is None
     assert [str(r) for r in found.reasons] == [
         "no win exists from here: no run can ever be removed"
@@ -260,7 +261,7 @@ def test_rules_that_allow_more_than_the_search_get_no_lock_and_no_proof() -> Non
     outcome = search(problem, timeout=30, proves=False)
     assert outcome.steps is None and not outcome.exhaustive and outcome.locked is None
     assert outcome.progress.stop == "rules" and outcome.progress.phase == "gave up"
-    found = hint(game, timeout=5.0)
+    found = find_hint(game, timeout=5.0)
     assert "no win exists" not in " ".join(str(r) for r in found.reasons)
     line: list[Move | Flip] = [Move(3, 4, 1), Move(1, 3, 1), Flip(1), Move(2, 1, 2), Move(2, 3, 9)]
     for action in line:

@@ -18,7 +18,8 @@ from spidercli.game.rules import CLASSIC, DUEL, PAVOUK
 from spidercli.logs.reader import load_log, parse_log
 from spidercli.play.replay import replay
 from spidercli.solver.beam import BeamSolver, Candidate, Level, compiled_available
-from spidercli.solver.lines import actions_for, hint, search, solve_setup
+from spidercli.solver.hints import find_hint
+from spidercli.solver.lines import actions_for, search, solve_setup
 from spidercli.solver.search import (
     Position,
     Problem,
@@ -425,14 +426,14 @@ def test_hint_never_deals() -> None:
     game = position(
         "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", "| 9S", suits=1
     )
-    found = hint(game, timeout=2)
+    found = find_hint(game, timeout=2)
     assert found.action is None
     assert found.reasons
 
 
 def test_hint_under_duel_turns_a_card_first() -> None:
     game = position("5S 3H |", "| 9H 8H", rules=DUEL, suits=2)
-    found = hint(game, timeout=1)
+    found = find_hint(game, timeout=1)
     assert str(found.action) == "flip 1"
 
 

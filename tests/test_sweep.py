@@ -546,7 +546,7 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
     proof's budget of bytes, so a sweep whose hardest deals reach the proof at once holds what
     one ``solve`` would; one process (``--jobs 1``) or one deal has the whole budget. The budget
     reaches the proof search itself."""
-    from spidercli.solver import lines as solution
+    import spidercli.solver.lines
     from spidercli.solver.proof import ProofSearch
     from spidercli.solver.search import Problem
 
@@ -574,7 +574,7 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
             budgets.append(memory)
             super().__init__(problem, memory=memory, locks=locks)
 
-    monkeypatch.setattr(solution, "ProofSearch", Proof)
+    monkeypatch.setattr(spidercli.solver.lines, "ProofSearch", Proof)
     unwinnable = "SD4-S1-FFJUZSM"  # every beam fails, then the proof (56,403 positions)
     won = "SD1-S1-AAAAAAB"  # one suit: won by the first beam, no proof
     deals = [unwinnable, won, won]  # a deal given twice is solved twice here (plan() drops it)
@@ -590,24 +590,27 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
 
 def test_a_record_says_what_the_search_knows() -> None:
     """won (with its line and the states to the first win), unwinnable (a search of every line),
-    gave-up (the budget ran out): one record each, from what ``solve_setup`` returns."""
+    gave-up (the budget ran out): one record each, a view of the ``Solution`` that ``solve``
+    returns, built from what ``solve_setup`` returns."""
     from spidercli.game.codes import Setup, parse_code
     from spidercli.game.engine import Game
     from spidercli.game.rules import CLASSIC
     from spidercli.solver.lines import Solved, solve_setup
+    from spidercli.solver.result import solution_of
     from spidercli.solver.search import Outcome, Progress
 
     setup = Setup.from_code(parse_code(FAST[0]))
     solved = solve_setup(setup, CLASSIC, timeout=None, max_states=30_000)
-    won = sweep.record_of(setup, solved, 0.5)
+    won = sweep.record_of(solution_of(setup, CLASSIC, solved), 0.5)
     assert won["result"] == "won" and won["moves"] == solved.game.moves
     first = won["states_to_win"]
     assert isinstance(first, int) and 0 < first < won["states"]  # the polishing came after
-    assert won["log"] == sweep.record_of(setup, solved, 0.7)["log"]
+    assert won["log"] == sweep.record_of(solution_of(setup, CLASSIC, solved), 0.7)["log"]
     start = Game.from_setup(setup, CLASSIC)
     for exhaustive, result in ((True, "unwinnable"), (False, "gave-up")):
         outcome = Outcome(None, exhaustive, Progress(states=1234, seconds=0.25))
-        record = sweep.record_of(setup, Solved(outcome, None, start, lower_bound=51), 0.3)
+        solved = Solved(outcome, None, start, lower_bound=51)
+        record = sweep.record_of(solution_of(setup, CLASSIC, solved), 0.3)
         assert record == {
             "game": FAST[0],
             "deal_id": setup.deal_id,

@@ -244,7 +244,7 @@ class Judges:
         """Fork the judges (from the running event loop's thread)."""
         # What a judge runs, imported once here rather than in each judge at its first task.
         import spidercli.api
-        import spidercli.solver.lines
+        import spidercli.solver.hints
         import spidercli.solver.result  # noqa: F401
 
         for _ in range(self.count):

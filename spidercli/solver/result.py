@@ -2,16 +2,16 @@
 say about it.
 
 ``solve_game`` searches a deal and returns its ``Solution``, the one record of a search's end
-(``solve --json`` prints it, the API's ``solve`` returns it): won, proven unwinnable, or gave up.
-``check_solvable`` checks the ruleset; ``win_log`` is the winning line as a move log with its
-``expect`` block; the sentences on the search's end are built here, once.
+(``solve --json`` prints it, the API's ``solve`` returns it, each of ``sweep``'s records is a view
+of it): won, proven unwinnable, or gave up. ``solution_of`` is its one builder. ``check_solvable``
+checks the ruleset; ``win_log`` is the winning line as a move log with its ``expect`` block; the
+sentences on the search's end are built here, once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 from spidercli.game.codes import Setup
 from spidercli.game.rules import Ruleset, check_playable
@@ -20,15 +20,10 @@ from spidercli.play.refusals import sentence
 from spidercli.play.replay import Illegal, figures
 from spidercli.solver.beam import pure_python_reason
 from spidercli.solver.lines import Solved, solve_setup
-from spidercli.solver.search import Progress
+from spidercli.solver.search import Progress, SolveStatus
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, message_of, said
 from spidercli.text.words import rank_name
-
-SolveStatus = Literal["won", "unwinnable", "gave-up"]
-# How a search ends: a win (its line), a proof that none exists (the whole space searched), or a
-# spent budget (which proves nothing).
-SOLVE_RESULTS: tuple[SolveStatus, ...] = ("won", "unwinnable", "gave-up")
 
 
 @dataclass(frozen=True)
@@ -45,7 +40,9 @@ class Solution:
     win under rules that allow more (``duel``), which proves nothing (None unless gave-up; not
     in the record, whose keys are fixed). ``locked`` is set when the proof of an unwinnable
     result is a lock rather than a search (``lock.lock``: no run can ever be removed): the ranks
-    of which no card can ever be face up, maybe none (None otherwise; not in the record either)."""
+    of which no card can ever be face up, maybe none (None otherwise; not in the record either).
+    ``states_to_win``: the positions searched when the first win was met, before the line was
+    polished (None unless won; in ``sweep``'s records, not in ``solve``'s)."""
 
     game: str | None
     deal_id: str
@@ -59,6 +56,7 @@ class Solution:
     score: int | None = None
     stopped_by: str | None = None
     locked: tuple[int, ...] | None = None
+    states_to_win: int | None = None
 
     def to_json(self) -> dict[str, object]:
         """``solve --json``'s record (``log_text`` as ``log``, the seconds to the millisecond)."""
@@ -75,10 +73,6 @@ class Solution:
         }
 
 
-# One record, two names: ``Solution`` in the Python API, ``SolveResult`` where records are written.
-SolveResult = Solution
-
-
 def solve_game(
     setup: Setup,
     rules: Ruleset,
@@ -86,29 +80,42 @@ def solve_game(
     timeout: float | None = 60.0,
     max_states: int | None = None,
     report: Callable[[Progress], None] | None = None,
+    memory: int | None = None,
 ) -> Solution:
     """Search ``setup`` under ``rules`` (checked with ``check_solvable`` first) within the budget
-    (``timeout`` seconds, ``max_states`` positions; None: no limit), ``report`` called with the
-    progress now and then; the search's ``Solution``. ``ValueError`` (``check_solvable``'s) when
-    the ruleset cannot play the deal."""
+    (``timeout`` seconds, ``max_states`` positions, ``memory`` bytes for the proof; None: no
+    limit, or the proof's default), ``report`` called with the progress now and then; the
+    search's ``Solution``. ``ValueError`` (``check_solvable``'s) when the ruleset cannot play the
+    deal."""
     check_solvable(setup, rules)
-    solved = solve_setup(setup, rules, timeout=timeout, max_states=max_states, report=report)
+    solved = solve_setup(
+        setup, rules, timeout=timeout, max_states=max_states, report=report, memory=memory
+    )
+    return solution_of(setup, rules, solved)
+
+
+def solution_of(setup: Setup, rules: Ruleset, solved: Solved) -> Solution:
+    """The ``Solution`` of what ``lines.solve_setup`` found: the one builder of a search's
+    record."""
     p = solved.progress
     code = setup.code
-    won = solved.actions is not None
+    result = solved.result
+    won = result == "won"
+    first = p.first_win if p.first_win is not None else p.states
     return Solution(
         game=None if code is None else code.canonical,
         deal_id=setup.deal_id,
         rules=rules.name,
-        result="won" if won else "unwinnable" if solved.exhaustive else "gave-up",
+        result=result,
         moves=solved.game.moves if won else None,
         lower_bound=solved.lower_bound,
         states=p.states,
         seconds=p.seconds,
         log_text=win_log(setup, rules, solved) if won else None,
         score=solved.game.score if won else None,
-        stopped_by=None if won or solved.exhaustive else p.stop,
+        stopped_by=None if result != "gave-up" else p.stop,
         locked=solved.outcome.locked,
+        states_to_win=first if won else None,
     )
 
 
@@ -227,15 +234,13 @@ def bound_message(solution: Solution) -> str:
 
 
 __all__ = [
-    "SOLVE_RESULTS",
     "Solution",
-    "SolveResult",
-    "SolveStatus",
     "check_solvable",
     "no_hint_message",
     "no_win_message",
     "pure_python_note",
     "searched",
+    "solution_of",
     "solve_game",
     "solved_message",
     "win_log",

@@ -30,7 +30,7 @@ import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from spidercli.game.engine import Game
@@ -47,6 +47,11 @@ class Position(NamedTuple):
 
 # A step: (source, target, count), 0-based, or None for a deal.
 Step = tuple[int, int, int] | None
+
+SolveStatus = Literal["won", "unwinnable", "gave-up"]
+# How a search ends: a win (its line), a proof that none exists (the whole space searched), or a
+# spent budget (which proves nothing).
+SOLVE_RESULTS: tuple[SolveStatus, ...] = ("won", "unwinnable", "gave-up")
 
 # The whole-space search keeps every position it meets (for the line back to the start), about
 # 600 bytes each (measured on a 4-suit deal); past this many it gives up (about 1.2 GB) rather
@@ -100,6 +105,14 @@ class Outcome:
     # A lock proved it (``lock.lock``, no search): the ranks of which no card can ever be face
     # up (maybe none); None when the search did.
     locked: tuple[int, ...] | None = None
+
+    @property
+    def result(self) -> SolveStatus:
+        """How the search ended, the one reading of it that ``solve``, ``hint`` and ``sweep``
+        share: ``won`` (a line found), ``unwinnable`` (none exists) or ``gave-up``."""
+        if self.steps is not None:
+            return "won"
+        return "unwinnable" if self.exhaustive else "gave-up"
 
 
 class Problem:

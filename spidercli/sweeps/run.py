@@ -47,9 +47,8 @@ from spidercli.logs.files import (
 )
 from spidercli.logs.reader import parse_log
 from spidercli.play.replay import replay
-from spidercli.solver.lines import solve_setup
 from spidercli.solver.proof import shared_memory
-from spidercli.solver.result import win_log
+from spidercli.solver.result import Solution, solve_game
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.i18n import number as in_language
 from spidercli.text.messages import N_, did_you_mean, located, message_of, quoted, said, shown
@@ -233,25 +232,14 @@ def shard_codes(items: Iterable[Item], shard: tuple[int, int] = (1, 1)) -> Itera
 # ----------------------------------------------------------------------------- the records
 
 
-def record_of(setup: Setup, solved: Any, seconds: float) -> dict[str, Any]:
-    """A deal's record from what ``solution.solve_setup`` returned: the one place that reads
-    the solver's result (``solve --json``'s record, and ``states_to_win``)."""
-
-    won = solved.actions is not None
-    result = "won" if won else "unwinnable" if solved.exhaustive else "gave-up"
-    progress = solved.progress
-    first = progress.first_win if progress.first_win is not None else progress.states
+def record_of(solution: Solution, seconds: float) -> dict[str, Any]:
+    """A deal's record, a view of the search's ``Solution`` (the one builder,
+    ``result.solution_of``): ``solve --json``'s record, the deal's whole time in ``seconds``, and
+    ``states_to_win``."""
     return {
-        "game": setup.name,
-        "deal_id": setup.deal_id,
-        "rules": RULES,
-        "result": result,
-        "moves": solved.game.moves if won else None,
-        "lower_bound": solved.lower_bound,
-        "states": solved.progress.states,
+        **solution.to_json(),
         "seconds": round(seconds, 3),
-        "log": win_log(setup, RULESETS[RULES], solved) if won else None,
-        "states_to_win": first if won else None,
+        "states_to_win": solution.states_to_win,
     }
 
 
@@ -266,7 +254,7 @@ def solve_deal(task: Task) -> dict[str, Any]:
     start = time.perf_counter()
     setup = Setup.from_code(parse_code(code))
     try:
-        solved = solve_setup(
+        solution = solve_game(
             setup, RULESETS[RULES], timeout=timeout, max_states=max_states, memory=memory
         )
     except MemoryError:  # past the search (which gives up on memory by itself): not a bug
@@ -275,7 +263,7 @@ def solve_deal(task: Task) -> dict[str, Any]:
     except Exception as err:  # a bug, not the deal's fault: say so, and go on
         why = f"internal error: {type(err).__name__}: {err}. Please report it with this deal."
         return failed(code, why, time.perf_counter() - start)
-    return record_of(setup, solved, time.perf_counter() - start)
+    return record_of(solution, time.perf_counter() - start)
 
 
 def failed(code: str, error: str, seconds: float = 0.0) -> dict[str, Any]:
