@@ -22,15 +22,15 @@ from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.kpatdeal import kpat_deal_ids
 from spidercli.game.rules import KPAT
-from spidercli.kpat.match import (
+from spidercli.kpat.match import import_save
+from spidercli.kpat.saves import read_save
+from spidercli.kpat.xml import (
     MAX_ATTRIBUTES,
     MAX_DEPTH,
     MAX_ELEMENTS,
     MAX_SAVE_BYTES,
     MAX_STATES,
     SaveError,
-    import_save,
-    read_save,
 )
 from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.logs.reader import parse_log
