@@ -432,7 +432,7 @@ def write_verdicts(
     tally = Tally.new()
     index = None
     if html_dir is not None:
-        from spidercli.report.page import PageIndex
+        from spidercli.judging.pages import PageIndex
 
         index = PageIndex(html_dir)
     with contextlib.ExitStack() as stack:

@@ -25,7 +25,7 @@ import string
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any
 
 from spidercli.game.cards import SUITS, card_str, cards_str, make_card
 from spidercli.game.engine import Game, Refusal
@@ -33,7 +33,7 @@ from spidercli.game.rules import GameKind
 from spidercli.logs.files import write_atomic
 from spidercli.play.logtypes import Entry
 from spidercli.play.refusals import sentence
-from spidercli.play.replay import ILLEGAL, ReplayVisitor, Report
+from spidercli.play.replay import ReplayVisitor, Report
 from spidercli.report.svg import (
     GEOMETRY,
     STYLE,
@@ -58,28 +58,6 @@ from spidercli.report.text import (
 from spidercli.text.i18n import _, language, ngettext
 from spidercli.text.messages import said, shown, shown_path
 from spidercli.text.words import card_name, result_shown, run_words, suit_word
-
-
-class _Replayed(Protocol):
-    @property
-    def actions(self) -> int:
-        """The entries applied."""
-
-
-class Verdict(Protocol):
-    """What the index needs of ``verdict.Verdict`` (whose module imports this one)."""
-
-    @property
-    def file(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def replayed(self) -> _Replayed | None: ...
-    @property
-    def message(self) -> str | None: ...
-    @property
-    def page(self) -> str | None: ...
-
 
 # Each card as one letter in the page's data: A-M spades (Ace to King), N-Z hearts, a-m
 # diamonds, n-z clubs; the page's script reads them the same way.
@@ -424,7 +402,7 @@ class Recorder(ReplayVisitor):
 
 
 @functools.cache
-def _template(name: str) -> str:
+def template_text(name: str) -> str:
     """A file of the package's templates, read once per process (a batch writes many pages)."""
     return (resources.files("spidercli.report") / "templates" / name).read_text(encoding="utf-8")
 
@@ -541,8 +519,8 @@ def replay_page(report: Report, frames: Recording) -> str:
         "words": _words(frames),
     }
     title = _("{name} - spidercli replay").format(name=plain(said(log.deal.name)))
-    style = _template("replay.css") + STYLE
-    script = _template("replay.js")
+    style = template_text("replay.css") + STYLE
+    script = template_text("replay.js")
     board = (
         f'<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" preserveAspectRatio="xMidYMin meet" '
@@ -554,7 +532,7 @@ def replay_page(report: Report, frames: Recording) -> str:
     head = script_json(data)
     steps = head[:-1] + ',"frames":[' + ",".join(frames.steps) + "]}"
     return fill(
-        _template("replay.html"),
+        template_text("replay.html"),
         {
             "title": html.escape(title),
             "heading": html.escape(_("{name}: replay").format(name=plain(said(log.deal.name)))),
@@ -668,9 +646,9 @@ def error_page(path: str, message: str, line: int | None) -> str:
     intro = _("Move log {file}: it could not be replayed.").format(
         file=f"<code>{html.escape(name)}</code>"
     )
-    style = _template("replay.css")
+    style = template_text("replay.css")
     return fill(
-        _template("error.html"),
+        template_text("error.html"),
         {
             "lang": language(),
             "title": html.escape(f"{name} - spidercli"),
@@ -718,60 +696,6 @@ def pick_frame(frames: Recording, which: object, halted: bool) -> Frame:
     raise ValueError(f"--show {which}: the log has only {last.index} entries")
 
 
-class PageIndex:
-    """``index.html`` of a folder of pages (``verify --html-dir``): a row per non-valid log, in
-    the order the verdicts come, in the language in use; ``close`` writes the page atomically.
-    Each row links to the log's page at the position that matters: the refused entry, or the
-    end of the game whose figures missed the expectation."""
-
-    def __init__(self, directory: str) -> None:
-        self.directory = directory
-        self.rows: list[str] = []
-
-    def add(self, verdict: Verdict) -> None:
-        # A line may break after a slash, never inside a name.
-        name = "/<wbr>".join(
-            f"<span>{html.escape(part)}</span>" for part in shown_path(verdict.file).split("/")
-        )
-        page = verdict.page
-        if page is not None and verdict.replayed is not None:
-            # verify stops at the first refused entry: it follows the entries applied.
-            entry = verdict.replayed.actions + (verdict.status == ILLEGAL)
-            page = f"{page}#{entry}"
-        link = f'<a href="{html.escape(page)}">{name}</a>' if page else name
-        why = plain(said(verdict.message or ""))
-        self.rows.append(
-            f'<tr><td class="log">{link}</td><td class="status">{html.escape(verdict.status)}'
-            f"</td><td>{html.escape(why)}</td></tr>\n"
-        )
-
-    def close(self, summary: str) -> None:
-        style = _template("replay.css")
-        heads = (_("Log"), _("Status"), _("Why"))
-        body = (
-            "<table><thead><tr>"
-            + "".join(f"<th>{html.escape(h)}</th>" for h in heads)
-            + f"</tr></thead><tbody>\n{''.join(self.rows)}</tbody></table>"
-            if self.rows
-            else "<p>" + html.escape(_("Every log is valid: no page to show.")) + "</p>"
-        )
-        write_atomic(
-            os.path.join(self.directory, "index.html"),
-            fill(
-                _template("index.html"),
-                {
-                    "lang": language(),
-                    "title": html.escape(_("spidercli verify: logs that are not valid")),
-                    "heading": html.escape(_("Logs that are not valid")),
-                    "csp": csp(style, None),
-                    "style": style,
-                    "summary": html.escape(plain(said(summary))),
-                    "body": body,
-                },
-            ),
-        )
-
-
 def write_page(directory: str, path: str, text: str) -> str | None:
     """Write ``path``'s page into ``directory``; its file name, or None if it cannot be written
     (the index then lists the log without a link)."""
@@ -785,7 +709,6 @@ def write_page(directory: str, path: str, text: str) -> str | None:
 
 __all__ = [
     "Frame",
-    "PageIndex",
     "Recorder",
     "error_page",
     "fill",
@@ -794,5 +717,6 @@ __all__ = [
     "pick_frame",
     "replay_page",
     "script_json",
+    "template_text",
     "write_page",
 ]
