@@ -3,7 +3,7 @@ forever on a lock another thread held, and CPython 3.12+ warns "This process ...
 multi-threaded, use of fork() may lead to deadlocks in the child" (an error in this suite:
 pyproject.toml's ``filterwarnings``). The command line draws its progress bar from its one thread;
 a program with threads (pytest-xdist's worker included) has its workers forked by a fork server
-(workers.py, "the fork server"), supervised as forked ones are."""
+(pool.py, "the fork server"), supervised as forked ones are."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import spidercli
-from spidercli.judging import workers
+from spidercli.judging import pool
 from spidercli.judging.verdict import Verdict
 from spidercli.text import i18n
 from tests.helpers import ROOT
@@ -74,7 +74,7 @@ def fated(task: str) -> str:
 
 
 def died(task: str, status: int | None) -> str:
-    return f"{task} died: {workers.worker_death(status)}"
+    return f"{task} died: {pool.worker_death(status)}"
 
 
 def setting(task: str) -> tuple[str, str, str | None, str]:
@@ -179,10 +179,10 @@ def test_a_program_with_threads_gets_the_same_verdicts_without_forking(
 def test_a_worker_of_the_fork_server_that_dies_costs_its_task_alone(
     a_thread: threading.Thread, forks: list[int]
 ) -> None:
-    got = list(workers.supervised(iter(["slow", "a", "die", "b"]), 2, fated, died))
+    got = list(pool.supervised(iter(["slow", "a", "die", "b"]), 2, fated, died))
     death = "die died: was killed (SIGKILL); the system may have run out of memory"
     assert got == ["SLOW", "A", death, "B"]
-    loose = list(workers.supervised(iter(["slow", "a", "b"]), 2, fated, died, ordered=False))
+    loose = list(pool.supervised(iter(["slow", "a", "b"]), 2, fated, died, ordered=False))
     assert sorted(loose) == ["A", "B", "SLOW"]
     assert forks == []
 
@@ -200,18 +200,18 @@ def test_a_worker_of_the_fork_server_takes_this_process_s_setting(
     from spidercli.logs import yamlreader
 
     ours = yamlreader.choose_loader().__name__
-    got = list(workers.supervised(iter("ab"), 2, setting, died))
+    got = list(pool.supervised(iter("ab"), 2, setting, died))
     assert got == [("cs", str(tmp_path), "one", ours)] * 2
-    first = workers._SERVER
+    first = pool._SERVER
     monkeypatch.setenv("TEST_SETTING", "two")
-    got = list(workers.supervised(iter("ab"), 2, setting, died))
+    got = list(pool.supervised(iter("ab"), 2, setting, died))
     assert got == [("cs", str(tmp_path), "two", ours)] * 2
-    assert workers._SERVER is first
+    assert pool._SERVER is first
     monkeypatch.setenv("SPIDERCLI_PURE_YAML", "1")
     i18n.use("fi")
-    got = list(workers.supervised(iter("ab"), 2, setting, died))
+    got = list(pool.supervised(iter("ab"), 2, setting, died))
     assert got == [("fi", str(tmp_path), "two", "PureLoader")] * 2
-    assert workers._SERVER is not first
+    assert pool._SERVER is not first
 
 
 def test_a_function_not_found_by_name_is_run_in_this_process(
@@ -219,7 +219,7 @@ def test_a_function_not_found_by_name_is_run_in_this_process(
 ) -> None:
     """A fork server finds a worker's function by name: a lambda has none, so with other threads
     running it is run here, one task at a time, rather than forked."""
-    got = list(workers.supervised(iter("abc"), 2, lambda t: f"{t}{os.getpid()}", died))
+    got = list(pool.supervised(iter("abc"), 2, lambda t: f"{t}{os.getpid()}", died))
     assert got == [f"{t}{os.getpid()}" for t in "abc"]
     assert forks == []
 
@@ -227,24 +227,24 @@ def test_a_function_not_found_by_name_is_run_in_this_process(
 def test_a_fork_server_that_died_is_started_again(
     a_thread: threading.Thread, forks: list[int]
 ) -> None:
-    assert list(workers.supervised(iter(["a"]), 2, fated, died)) == ["A"]
-    server = workers._SERVER
+    assert list(pool.supervised(iter(["a"]), 2, fated, died)) == ["A"]
+    server = pool._SERVER
     assert server is not None
     os.kill(server.pid, signal.SIGKILL)
     os.waitpid(server.pid, 0)
-    got = list(workers.supervised(iter(["a", "b", "c", "d"]), 2, fated, died))
+    got = list(pool.supervised(iter(["a", "b", "c", "d"]), 2, fated, died))
     assert got == ["A", "B", "C", "D"]
-    assert workers._SERVER is not server and workers._SERVER is not None
+    assert pool._SERVER is not server and pool._SERVER is not None
     assert forks == []
 
 
 def test_a_batch_closed_early_ends_the_fork_server_s_workers(a_thread: threading.Thread) -> None:
-    results = workers.supervised(iter(["a", "hang", "hang", "hang"]), 2, fated, died)
+    results = pool.supervised(iter(["a", "hang", "hang", "hang"]), 2, fated, died)
     assert next(results) == "A"
     started = time.monotonic()
     results.close()
     assert time.monotonic() - started < GUARD / 2  # the hanging workers were killed
-    server = workers._SERVER
+    server = pool._SERVER
     assert server is not None and server.live == set()
     assert children(server.pid) == []
 

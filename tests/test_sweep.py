@@ -486,7 +486,7 @@ def test_an_output_that_cannot_be_used_is_one_line_and_exit_2(tmp_path: Path) ->
 
 DIE = """
 import os, signal, sys
-from spidercli.judging import workers
+from spidercli.judging import pool
 
 def run(task):
     if task == "die":
@@ -497,10 +497,10 @@ def run(task):
     return task.upper()
 
 def died(task, status):
-    return f"{task} died: {workers.worker_death(status)}"
+    return f"{task} died: {pool.worker_death(status)}"
 
 ordered = sys.argv[1] == "ordered"
-for result in workers.supervised(iter(["slow", "a", "die", "b"]), 2, run, died, ordered=ordered):
+for result in pool.supervised(iter(["slow", "a", "die", "b"]), 2, run, died, ordered=ordered):
     print(result, flush=True)
 """
 

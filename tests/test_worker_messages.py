@@ -27,8 +27,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from spidercli.judging.pool import framed
 from spidercli.judging.verdict import Verdict
-from spidercli.judging.workers import _frame
 from spidercli.logs.files import MAX_LOG_BYTES
 from tests.helpers import ROOT
 from tests.processes import run_guarded
@@ -57,7 +57,7 @@ PIPE = _pipe_size()
 # REPLY characters. Prints each verdict's file and message length as it comes.
 SUPERVISE = """
 import sys
-from spidercli.judging import verdict, workers
+from spidercli.judging import pool, verdict, workers
 
 def echo(path, rules, want_json, max_bytes, content, html_dir):
     assert len(content) == int(path.split(":")[1]), "the task arrived cut"
@@ -70,7 +70,7 @@ for group in " ".join(sys.argv[2:]).split(" / "):
     for i, pair in enumerate(group.split()):
         task, reply = pair.split(":")
         tasks.append((f"{i:04}:{task}", reply, False, None, b"t" * int(task), None))
-    supervisor = workers._Supervisor(iter(tasks), jobs, workers._verify_star, workers._died)
+    supervisor = pool._Supervisor(iter(tasks), jobs, workers._verify_star, workers._died)
     for made in supervisor.results():
         print(made.file, len(made.message), flush=True)
     print("/", flush=True)
@@ -105,11 +105,11 @@ def _exact(size: int, frame: Callable[[int], int]) -> int:
 def _task_message(n: int) -> int:
     """The size of a message of one task with ``n`` bytes of content, as the supervisor's
     harness makes it."""
-    return len(_frame([(f"0000:{n}", "0", False, None, b"t" * n, None)]))
+    return len(framed([(f"0000:{n}", "0", False, None, b"t" * n, None)]))
 
 
 def _verdict_message(n: int) -> int:
-    return len(_frame(Verdict("0000:0", "valid", None, message="v" * n, seconds=0.5)))
+    return len(framed(Verdict("0000:0", "valid", None, message="v" * n, seconds=0.5)))
 
 
 # Message sizes: nothing, a few bytes, PIPE_BUF (the most a pipe writes at once), a pipe less

@@ -344,7 +344,7 @@ def test_an_ignored_sigchld_does_not_lose_a_dead_workers_status(tmp_path: Path) 
 def test_slower_logs_are_given_fewer_ahead(a: float, b: float) -> None:
     """A worker holds about ``_AHEAD`` seconds of logs: at most ``_CHUNK``, at least one, fewer
     the slower the logs."""
-    from spidercli.judging.workers import _AHEAD, _CHUNK, _ahead
+    from spidercli.judging.pool import _AHEAD, _CHUNK, _ahead
 
     assert _ahead(None) == _ahead(0.0) == _CHUNK
     assert 1 <= _ahead(a) <= _CHUNK

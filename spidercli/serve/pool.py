@@ -3,7 +3,7 @@ solved) in a worker process of its own, never in the server's, so that a log tha
 never stalls the other requests, and a judge that goes wrong is killed and replaced.
 
 The judges are forked by the server process (``Judges.start``), each with two pipes, tasks in
-and answers out, framed as ``verify``'s workers frame theirs (``workers._frame``: a length and a
+and answers out, framed as ``verify``'s workers frame theirs (``pool.framed``: a length and a
 pickle). A judge does one task at a time; the server's event loop never blocks on one (its ends
 of the pipes are non-blocking, watched by the loop).
 
@@ -19,9 +19,9 @@ Three limits hold each task:
 - **Death**: a judge that dies (a signal, the out-of-memory killer) costs the one request it was
   judging (503, naming the signal, as ``verify`` names it), and is replaced.
 
-Why not ``verify``'s supervisor (``workers.supervised``): it is a generator over a batch, driven
+Why not ``verify``'s supervisor (``pool.supervised``): it is a generator over a batch, driven
 by its caller, while here each request awaits its own answer in an event loop; what fits is
-shared: the framing, a worker's start-up (``_worker_init``) and the words for a death
+shared: the framing, a worker's start-up (``worker_init``) and the words for a death
 (``worker_death``).
 """
 
@@ -36,16 +36,16 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from spidercli.judging.verdict import invalid, verify_one
-from spidercli.judging.workers import (
-    _HEAD,
-    _MASKS,
-    _STOPS,
-    _exactly,
-    _frame,
-    _worker_init,
+from spidercli.judging.pool import (
+    CAN_MASK,
+    FRAME_HEAD,
+    STOP_SIGNALS,
+    framed,
+    read_exactly,
     worker_death,
+    worker_init,
 )
+from spidercli.judging.verdict import invalid, verify_one
 from spidercli.serve.metrics import Metrics
 from spidercli.text.messages import error_json, located, shown
 
@@ -192,19 +192,19 @@ def answer(task: Task, cpu: float) -> tuple[Answer, bool]:
 def _judge(tasks: int, answers: int) -> None:
     """A judge's loop: a task (with its CPU budget) in, its answer out, until the server closes
     the task pipe, or the judge must retire."""
-    _worker_init()
+    worker_init()
     signal.signal(signal.SIGPROF, _spent)
     with open(tasks, "rb") as reader, open(answers, "wb") as writer:
         while True:
-            head = _exactly(reader, _HEAD.size)
+            head = read_exactly(reader, FRAME_HEAD.size)
             if head is None:
                 return
-            body = _exactly(reader, _HEAD.unpack(head)[0])
+            body = read_exactly(reader, FRAME_HEAD.unpack(head)[0])
             if body is None:
                 return
             task, cpu = pickle.loads(body)
             reply, retire = answer(task, cpu)
-            writer.write(_frame((reply, retire)))
+            writer.write(framed((reply, retire)))
             writer.flush()
             if retire:
                 return
@@ -262,7 +262,7 @@ class Judges:
                 import fcntl
 
                 fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) if _MASKS else None
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if CAN_MASK else None
         try:
             pid = os.fork()
             if pid == 0:  # the judge: it never returns from here
@@ -319,7 +319,7 @@ class Judges:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Answer] = loop.create_future()
         judge.future = future
-        judge.unsent += _frame((task, cpu))
+        judge.unsent += framed((task, cpu))
         self._write(judge)
         stuck = loop.call_later(guard, self._stuck, judge, future, guard)
         try:
@@ -353,12 +353,12 @@ class Judges:
         buffer = judge.received
         buffer += data
         start = 0
-        while len(buffer) - start >= _HEAD.size:
-            (size,) = _HEAD.unpack_from(buffer, start)
-            end = start + _HEAD.size + size
+        while len(buffer) - start >= FRAME_HEAD.size:
+            (size,) = FRAME_HEAD.unpack_from(buffer, start)
+            end = start + FRAME_HEAD.size + size
             if end > len(buffer):
                 break
-            reply, retire = pickle.loads(buffer[start + _HEAD.size : end])
+            reply, retire = pickle.loads(buffer[start + FRAME_HEAD.size : end])
             start = end
             if retire:
                 judge.retiring = True

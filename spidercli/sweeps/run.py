@@ -10,7 +10,7 @@ locked for one sweep, read back a line at a time: each line a record as a sweep 
 is replayed). What is kept of a record read back is a digest of its code and its figures
 (``Done``). ``to_solve`` takes the plan's codes in order and passes over those recorded (counted
 in the ``Tally``) and those given twice. Each deal is solved by ``solve_deal`` (in a worker
-process of ``workers.supervised``) into its record (``record_of``, the one place that knows what
+process of ``pool.supervised``) into its record (``record_of``, the one place that knows what
 the solver returns); the records are written as they come, one line each, whole at once.
 """
 
@@ -34,7 +34,7 @@ from typing import IO, Any
 from spidercli.errors import InputError, OutputError, unwritable
 from spidercli.game.codes import CodeError, Setup, parse_code, seed_letters, splitmix64_output
 from spidercli.game.rules import RULESETS
-from spidercli.judging.workers import supervised, worker_death
+from spidercli.judging.pool import supervised, worker_death
 from spidercli.logs.files import (
     MAX_LOG_BYTES,
     LineTooLong,
