@@ -13,20 +13,87 @@ The command line calls these same functions, so that its results and a program's
 - Nothing here prints, exits, or changes a file but ``record_file``'s (and ``verify``'s pages
   in ``html_dir``).
 
-The work is imported by each function when it is called: ``import spidercli`` stays light. A new
-function goes here (with its checks and docstring) and its name into ``spidercli/__init__.py``'s
-table; the command calls it.
+The work is imported when a function first uses it, from one table (``_WORK``, below): ``import
+spidercli`` and the command line's start-up stay light, and a reader follows each call to its
+module by name (``play_replay.replay``: ``spidercli/play/replay.py``). A new function goes here
+(with its checks and docstring) and its name into ``spidercli/__init__.py``'s table; the command
+calls it.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import TYPE_CHECKING, Literal
+from importlib import import_module
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal
 
-from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.errors import InputError
+from spidercli.game.rules import ruleset_named
+from spidercli.logs.files import MAX_LOG_BYTES, too_big
+from spidercli.text.messages import N_, message_of
+
+# The work modules, each imported when a function first uses it (the commands' table in
+# cli/app.py does the same for the commands): the name it goes by here, and the module.
+_WORK: dict[str, str] = {
+    "game_codes": "spidercli.game.codes",
+    "play_logtypes": "spidercli.play.logtypes",
+    "play_replay": "spidercli.play.replay",
+    "logs_reader": "spidercli.logs.reader",
+    "logs_yamlreader": "spidercli.logs.yamlreader",
+    "logs_schema": "spidercli.logs.schema",
+    "solver_hints": "spidercli.solver.hints",
+    "solver_result": "spidercli.solver.result",
+    "judging_findlogs": "spidercli.judging.findlogs",
+    "judging_workers": "spidercli.judging.workers",
+    "judging_tournament": "spidercli.judging.tournament",
+    "judging_duel": "spidercli.judging.duel",
+    "judging_record": "spidercli.judging.record",
+    "kpat_match": "spidercli.kpat.match",
+    "sweeps_table": "spidercli.sweeps.table",
+    "sweeps_plan": "spidercli.sweeps.plan",
+    "sweeps_run": "spidercli.sweeps.run",
+}
+
+
+class _Work:
+    """A module of ``_WORK``, standing in for it until first used: then imported, and put in its
+    place (from then on the name is the module itself)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        module = import_module(_WORK[self._name])
+        globals()[self._name] = module
+        return getattr(module, attr)
+
+
+# The same table, for the type checker (tests/test_front_door.py holds the two equal).
+if TYPE_CHECKING:
+    from spidercli.game import codes as game_codes
+    from spidercli.judging import duel as judging_duel
+    from spidercli.judging import findlogs as judging_findlogs
+    from spidercli.judging import record as judging_record
+    from spidercli.judging import tournament as judging_tournament
+    from spidercli.judging import workers as judging_workers
+    from spidercli.kpat import match as kpat_match
+    from spidercli.logs import reader as logs_reader
+    from spidercli.logs import schema as logs_schema
+    from spidercli.logs import yamlreader as logs_yamlreader
+    from spidercli.play import logtypes as play_logtypes
+    from spidercli.play import replay as play_replay
+    from spidercli.solver import hints as solver_hints
+    from spidercli.solver import result as solver_result
+    from spidercli.sweeps import plan as sweeps_plan
+    from spidercli.sweeps import run as sweeps_run
+    from spidercli.sweeps import table as sweeps_table
+else:
+    globals().update({name: _Work(name) for name in _WORK})
 
 if TYPE_CHECKING:
+    from spidercli.game.codes import Setup
     from spidercli.judging.duel import Judgement
     from spidercli.judging.record import Recorded
     from spidercli.judging.tournament import TournamentResult
@@ -37,6 +104,7 @@ if TYPE_CHECKING:
     from spidercli.solver.hints import Hint
     from spidercli.solver.result import Solution
     from spidercli.solver.search import Progress
+    from spidercli.sweeps.run import Sweep
     from spidercli.sweeps.table import DealSet, Picked, Settled
 
 OnIllegal = Literal["stop", "skip"]
@@ -96,9 +164,7 @@ def _rules(value: object) -> str | None:
 
 
 def _log(value: object, what: str = "log") -> MoveLog:
-    from spidercli.play.logtypes import MoveLog
-
-    if not isinstance(value, MoveLog):
+    if not isinstance(value, play_logtypes.MoveLog):
         raise TypeError(
             f"{what} must be a MoveLog (spidercli.read_log or spidercli.parse_log makes one), "
             f"not {type(value).__name__}"
@@ -127,9 +193,6 @@ def _bytes_of(text: object, name: str, max_bytes: object) -> bytes:
     limit = _positive(max_bytes, "max_bytes")
     data = _text(text, "text")
     if len(data) > limit:
-        from spidercli.errors import InputError
-        from spidercli.logs.files import too_big
-
         raise InputError(too_big(limit, len(data)).message, path=name)
     return data
 
@@ -144,9 +207,7 @@ def read_log(path: StrPath, *, max_bytes: int = MAX_LOG_BYTES) -> MoveLog:
     than ``max_bytes``, text that is not UTF-8, YAML that is malformed or does not follow the
     log format, an unknown game code or action; its ``path`` and ``line`` point at the fault.
     """
-    from spidercli.logs.reader import load_log
-
-    return load_log(_path(path, "path"), _positive(max_bytes, "max_bytes"))
+    return logs_reader.load_log(_path(path, "path"), _positive(max_bytes, "max_bytes"))
 
 
 def parse_log(
@@ -158,11 +219,9 @@ def parse_log(
     checks (UTF-8, no NUL byte, a leading byte order mark dropped), the same reader. ``name``
     is what messages and the log's ``path`` call it. ``InputError`` as ``read_log``.
     """
-    from spidercli.logs.reader import parse_log
-    from spidercli.logs.yamlreader import decode
-
     shown = _name(name)
-    return parse_log(decode(_bytes_of(text, shown, max_bytes), shown), shown)
+    data = logs_yamlreader.decode(_bytes_of(text, shown, max_bytes), shown)
+    return logs_reader.parse_log(data, shown)
 
 
 def replay(
@@ -180,32 +239,25 @@ def replay(
     one that cannot play the log's game. ``visitor`` is the command line's (its boards and HTML
     page), not part of the public API.
     """
-    from spidercli.play.replay import choose_rules, replay
-
     _log(log)
     if on_illegal not in ON_ILLEGAL:
         raise ValueError(
             f"on_illegal must be one of {', '.join(map(repr, ON_ILLEGAL))}, not {on_illegal!r}"
         )
-    ruleset = choose_rules(log, _rules(rules))
-    return replay(log, rules=ruleset, on_illegal=on_illegal, visitor=visitor)
+    ruleset = play_replay.choose_rules(log, _rules(rules))
+    return play_replay.replay(log, rules=ruleset, on_illegal=on_illegal, visitor=visitor)
 
 
 def deal(code: str) -> Board:
     """The starting position a game code deals (``SP2-S1C-AAAAAAA``, ``KP2-17``), as
     ``spidercli deal CODE`` shows it; ``InputError`` for text that is not a game code."""
-    from spidercli.errors import InputError
-    from spidercli.game.codes import CodeError, Setup, parse_code
-    from spidercli.play.replay import Board
-    from spidercli.text.messages import message_of
-
     if not isinstance(code, str):
         raise TypeError(f"code must be a game code (str), not {type(code).__name__}")
     try:
-        setup = Setup.from_code(parse_code(code))
-    except CodeError as err:
+        setup = game_codes.Setup.from_code(game_codes.parse_code(code))
+    except game_codes.CodeError as err:
         raise InputError(message_of(err)) from err
-    return Board.start(setup)
+    return play_replay.Board.start(setup)
 
 
 def hint(
@@ -225,17 +277,16 @@ def hint(
     just before a search, which a finished game or a card to turn up needs none of), not part
     of the public API.
     """
-    from spidercli.play.replay import IllegalLogError
-    from spidercli.solver.hints import find_hint
-    from spidercli.solver.result import no_hint_message
-
     seconds = _seconds(timeout, "timeout")
     budget = None if max_states is None else _positive(max_states, "max_states")
     report = replay(log, rules)
     if report.illegal:
         bad = report.illegal[0]
-        raise IllegalLogError(no_hint_message(bad), path=log.path, line=bad.line, report=report)
-    return find_hint(report.game, timeout=seconds, max_states=budget, on_search=on_search)
+        why = solver_result.no_hint_message(bad)
+        raise play_replay.IllegalLogError(why, path=log.path, line=bad.line, report=report)
+    return solver_hints.find_hint(
+        report.game, timeout=seconds, max_states=budget, on_search=on_search
+    )
 
 
 def solve(
@@ -245,6 +296,7 @@ def solve(
     timeout: float | None = 60.0,
     max_states: int | None = None,
     progress: Callable[[Progress], None] | None = None,
+    on_search: Callable[[Setup], None] | None = None,
 ) -> Solution:
     """Search for a win of a deal, as ``spidercli solve`` does: always a ``Solution``, whose
     ``result`` says how the search ended: ``"won"`` (``moves`` and ``log_text``, the winning log
@@ -256,33 +308,32 @@ def solve(
     for; None: the log's, else classic. ``timeout``: seconds (None: no limit); ``max_states``:
     the most positions searched (None: no limit), a budget the same on every machine.
     ``InputError`` for text that is not a game code, an unknown ruleset, or one that cannot play
-    the deal. ``progress`` is the command line's (its live line), not part of the public API.
+    the deal (its ``__cause__`` the ``CodeError`` when ``game`` is not a game code).
+    ``progress`` (the live line) and ``on_search`` (called with the deal once it and the
+    ruleset are checked, before the search) are the command line's, not part of the public API.
     """
-    from spidercli.errors import InputError
-    from spidercli.game.codes import CodeError, Setup, parse_code
-    from spidercli.game.rules import ruleset_named
-    from spidercli.play.logtypes import MoveLog
-    from spidercli.play.replay import choose_rules
-    from spidercli.solver.result import solve_game
-    from spidercli.text.messages import message_of
-
     seconds = None if timeout is None else _seconds(timeout, "timeout")
     budget = None if max_states is None else _positive(max_states, "max_states")
-    if isinstance(game, MoveLog):
-        ruleset = choose_rules(game, _rules(rules))
+    if isinstance(game, play_logtypes.MoveLog):
+        ruleset = play_replay.choose_rules(game, _rules(rules))
         setup = game.deal
     elif isinstance(game, str):
         try:
-            setup = Setup.from_code(parse_code(game))
+            setup = game_codes.Setup.from_code(game_codes.parse_code(game))
             ruleset = ruleset_named(_rules(rules) or "classic")
-        except (CodeError, ValueError) as err:
+        except (game_codes.CodeError, ValueError) as err:
             raise InputError(message_of(err)) from err
     else:
         raise TypeError(f"game must be a game code (str) or a MoveLog, not {type(game).__name__}")
     try:
-        return solve_game(setup, ruleset, timeout=seconds, max_states=budget, report=progress)
+        solver_result.check_solvable(setup, ruleset)
     except ValueError as err:
         raise InputError(message_of(err)) from err
+    if on_search is not None:
+        on_search(setup)
+    return solver_result.solve_game(
+        setup, ruleset, timeout=seconds, max_states=budget, report=progress
+    )
 
 
 # ------------------------------------------------------------------------------ many logs
@@ -317,13 +368,11 @@ def verify(
     the iterator (or take it to its end) to end the workers; leaving it early ends them when it
     is closed or collected.
     """
-    from spidercli.judging.workers import verdicts
-
     for flag, value in (("with_json", with_json), ("gitignore", gitignore)):
         if not isinstance(value, bool):
             raise TypeError(f"{flag} must be a bool, not {type(value).__name__}")
     pages = None if html_dir is None else _path(html_dir, "html_dir")
-    found = verdicts(
+    found = judging_workers.verdicts(
         _paths(paths, "paths"),
         rules=_rules(rules),
         jobs=_positive(jobs, "jobs"),
@@ -345,9 +394,6 @@ def _page_folder(path: str) -> None:
     """Make the folder of verify's pages (``html_dir``, ``--html-dir``) if it is not there;
     ``InputError`` when it cannot be: a file of that name, a read-only parent. A page that
     cannot be written would leave its log without a link, silently: so it is said at once."""
-    from spidercli.errors import InputError
-    from spidercli.text.messages import N_
-
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as err:
@@ -370,14 +416,6 @@ def standings(
 
     ``InputError`` for a path that does not exist, an unusable manifest, or no logs found.
     """
-    import glob
-    from pathlib import Path
-
-    from spidercli.errors import InputError
-    from spidercli.judging.findlogs import find_logs, no_logs
-    from spidercli.judging.tournament import load_manifest, standings
-    from spidercli.text.messages import N_
-
     given = list(_paths(paths, "paths"))
     workers = _positive(jobs, "jobs")
     limit = _positive(max_bytes, "max_bytes")
@@ -385,23 +423,21 @@ def standings(
         if not os.path.exists(path) and not (glob.has_magic(path) and glob.glob(path)):
             raise InputError(N_("{path}: no such file or directory", path=path))
     where = None if manifest is None else _path(manifest, "manifest")
-    plan = None if where is None else load_manifest(where)
-    files = list(find_logs(given))
+    plan = None if where is None else judging_tournament.load_manifest(where)
+    files = list(judging_findlogs.find_logs(given))
     if where is not None:
         skip = Path(where).resolve()
         files = [f for f in files if Path(f).resolve() != skip]
     if not files:
-        raise no_logs(given)
-    return standings(files, plan, jobs=workers, max_bytes=limit)
+        raise judging_findlogs.no_logs(given)
+    return judging_tournament.standings(files, plan, jobs=workers, max_bytes=limit)
 
 
 def duel(a: MoveLog, b: MoveLog) -> Judgement:
     """Judge a StarGames duel between two logs of one deal, as ``spidercli duel`` does: both
     replayed under ``duel`` rules, the verdict naming the winner. ``InputError`` when the logs
     cannot be judged together (another deal, another ruleset, a game duel rules do not play)."""
-    from spidercli.judging.duel import judge
-
-    return judge(_log(a, "a"), _log(b, "b"))
+    return judging_duel.judge(_log(a, "a"), _log(b, "b"))
 
 
 # ------------------------------------------------------------------------- writing logs
@@ -418,10 +454,8 @@ def record_text(
     action; ``InputError`` when it cannot be used, or its layout cannot be rewritten line by line
     (a top level in flow style).
     """
-    from spidercli.judging.record import recorded
-
     shown = _name(name)
-    new, _ = recorded(_bytes_of(text, shown, max_bytes), shown)
+    new, _ = judging_record.recorded(_bytes_of(text, shown, max_bytes), shown)
     return new
 
 
@@ -432,9 +466,7 @@ def record_file(path: StrPath, *, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
     ``IllegalLogError`` and ``InputError`` as ``record_text`` (the file is then left as it was);
     ``OSError`` when the file cannot be replaced.
     """
-    from spidercli.judging.record import record
-
-    return record(_path(path, "path"), _positive(max_bytes, "max_bytes"))
+    return judging_record.record(_path(path, "path"), _positive(max_bytes, "max_bytes"))
 
 
 def import_kpat(save: StrPath | bytes, *, name: str | None = None) -> KPatImport:
@@ -442,13 +474,11 @@ def import_kpat(save: StrPath | bytes, *, name: str | None = None) -> KPatImport
     kpat`` makes it: ``save`` is the save's path, or its bytes (``name``: what messages call it,
     ``<save>`` by default). ``InputError`` for a save that is not KPat's Spider, is corrupt, or
     is refused (XML entities, external references, too large)."""
-    from spidercli.kpat.match import import_save
-
     if name is not None and not isinstance(name, str):
         raise TypeError(f"name must be a str or None, not {type(name).__name__}")
     if isinstance(save, bytes | bytearray | memoryview):
-        return import_save(bytes(save), name)
-    return import_save(_path(save, "save"), name)
+        return kpat_match.import_save(bytes(save), name)
+    return kpat_match.import_save(_path(save, "save"), name)
 
 
 # ------------------------------------------------------------------------ the settled table
@@ -459,15 +489,11 @@ def deals(name: str) -> DealSet:
     as ``spidercli deals SET`` shows it: its counts of deals won, proven unwinnable and not
     settled, whether it is ``complete``, and each deal's entry (``get(n)``, iteration).
     ``InputError`` for a set the table does not hold."""
-    from spidercli.errors import InputError
-    from spidercli.sweeps.table import TableError, deal_set
-    from spidercli.text.messages import message_of
-
     if not isinstance(name, str):
         raise TypeError(f"name must be a set's name (str), not {type(name).__name__}")
     try:
-        return deal_set(name.strip().upper())
-    except TableError as err:
+        return sweeps_table.deal_set(name.strip().upper())
+    except sweeps_table.TableError as err:
         raise InputError(message_of(err)) from err
 
 
@@ -475,16 +501,12 @@ def settled(code: str) -> Settled:
     """One deal's entry in the table (``"PS4-17"``), as ``spidercli deals CODE`` shows it: its
     result, its certificate (``log()``, a move log that replays as a win), the proof of an
     unwinnable deal, its grade. ``InputError`` for a deal the table does not hold."""
-    from spidercli.errors import InputError
-    from spidercli.sweeps.table import TableError, split_code
-    from spidercli.text.messages import message_of
-
     if not isinstance(code, str):
         raise TypeError(f"code must be a deal's code (str), not {type(code).__name__}")
     try:
-        name, number = split_code(code)
+        name, number = sweeps_table.split_code(code)
         return deals(name).get(number)
-    except TableError as err:
+    except sweeps_table.TableError as err:
         raise InputError(message_of(err)) from err
 
 
@@ -500,23 +522,19 @@ def pick_deals(
     for the same seed on every machine), of the grade ``grade`` (``easy``, ``medium``, ``hard``)
     when given, as ``spidercli deals SET --pick N`` picks them; ``manifest_text()`` is their
     tournament manifest. ``InputError`` when the set has fewer such deals."""
-    from spidercli.errors import InputError
-    from spidercli.sweeps.table import GRADES, TableError, pick
-    from spidercli.text.messages import message_of
-
     n = _positive(count, "count")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     if not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be from 0 to 2**64 - 1, not {seed}")
-    if grade is not None and grade not in GRADES:
-        raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
+    if grade is not None and grade not in sweeps_plan.GRADES:
+        raise ValueError(f"grade must be one of {', '.join(sweeps_plan.GRADES)}, not {grade!r}")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a str or None, not {type(title).__name__}")
     table = deals(name)
     try:
-        return pick(table, n, seed=seed, grade=grade, title=title)
-    except TableError as err:
+        return sweeps_table.pick(table, n, seed=seed, grade=grade, title=title)
+    except sweeps_table.TableError as err:
         raise InputError(message_of(err)) from err
 
 
@@ -537,3 +555,85 @@ __all__ = [
     "standings",
     "verify",
 ]
+
+
+# ------------------------------------------------------------------------------ many deals
+
+
+def sweep(
+    deals: str | Iterable[str] = (),
+    *,
+    random: int | None = None,
+    suits: int = 4,
+    seed: int = 0,
+    game: str = "spider",
+    timeout: float = 60.0,
+    max_states: int | None = None,
+    jobs: int = 1,
+    shard: str | None = None,
+    output: StrPath | IO[str] | None = None,
+    manifest: StrPath | None = None,
+) -> Sweep:
+    """Solve many deals, as ``spidercli sweep`` does: a ``Sweep`` to iterate, yielding each new
+    deal's record (a ``dict``: ``game``, ``deal_id``, ``rules``, ``result``, ``moves``,
+    ``lower_bound``, ``states``, ``seconds``, ``log``, ``states_to_win``; ``sweep``'s line of
+    JSON) as its search ends, in the order they end.
+
+    ``deals``: game codes and ranges of KPat's or PySol's numbered deals (``"KP4-1..1000"``,
+    ``"PS4-1..32000"``), one or an iterable of them; ``random`` more random spidercli deals of
+    ``game`` (``spider`` or ``spiderette``) with ``suits`` (1, 2 or 4), drawn from ``seed``.
+    ``timeout`` seconds and ``max_states`` positions a deal (None: no limit); ``jobs`` worker
+    processes; ``shard``: ``"K/N"``, every N-th deal from the K-th. ``output``: a file's path,
+    appended to (the deals it has records of are not solved again: ``tally`` counts them), or
+    a text stream each record is written to; ``manifest``: where ``write_manifest()`` writes the
+    tournament manifest of the deals won (their logs in ``certificates/`` beside it), once the
+    sweep is taken to its end. ``tally.summary()`` says what was found; ``close()`` (or a
+    ``with`` block) closes the output file.
+
+    ``InputError`` at once, before any deal is solved, for a code or range that cannot be
+    swept, a shard, game or suit count that is not one, more than 10,000,000 deals, or an
+    output file or manifest that cannot be written (``OutputError``).
+    """
+    if isinstance(deals, str):
+        deals = [deals]
+    specs = list(deals)
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise TypeError(f"each of deals must be a str, not {type(spec).__name__}")
+    seconds = _seconds(timeout, "timeout")
+    budget = None if max_states is None else _positive(max_states, "max_states")
+    workers = _positive(jobs, "jobs")
+    if random is not None:
+        _positive(random, "random")
+        sweeps_plan.game_head(game)  # refused before any code is read
+    items = [sweeps_plan.parse_spec(spec) for spec in specs]
+    if random is not None:
+        items.append(sweeps_plan.random_draw(random, suits, seed, game))
+    stream = None if isinstance(output, str | os.PathLike) else output
+    return sweeps_run.open_sweep(
+        items,
+        shard=(1, 1) if shard is None else sweeps_plan.parse_shard(shard),
+        timeout=seconds,
+        max_states=budget,
+        jobs=workers,
+        output=stream if stream is not None or output is None else _path(output, "output"),
+        manifest=None if manifest is None else _path(manifest, "manifest"),
+    )
+
+
+# ---------------------------------------------------------------------------- the schemas
+
+SchemaName = Literal["log", "report", "verify"]
+SCHEMAS: tuple[SchemaName, ...] = ("log", "report", "verify")
+
+
+def schema(name: SchemaName = "log") -> dict[str, Any]:
+    """A JSON Schema, as ``spidercli schema`` prints it: of the move log format (``"log"``), of
+    ``replay``'s JSON report (``"report"``) or of ``verify``'s JSON records (``"verify"``)."""
+    if name not in SCHEMAS:
+        raise ValueError(f"name must be one of {', '.join(map(repr, SCHEMAS))}, not {name!r}")
+    if name == "report":
+        return logs_schema.report_schema()
+    if name == "verify":
+        return logs_schema.verify_schema()
+    return logs_schema.log_schema()

@@ -69,6 +69,7 @@ from spidercli.errors import InputError
 from spidercli.logs import yamlreader
 from spidercli.logs.yamlreader import PureLoader
 from tests import fuzz_fastpaths as fast
+from tests.helpers import sweep_to_end
 from tests.tools.limits import hostile_saves
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -1093,11 +1094,11 @@ _sweep_records: list[dict[str, Any]] = []
 
 def sweep_corpus() -> list[dict[str, Any]]:
     """The records of ``SWEEP_DEALS`` as a sweep writes them (solved once)."""
-    from spidercli.sweeps import run as sweep
+    from spidercli.sweeps import records as sweep_records
 
     if not _sweep_records:
         for code, states in SWEEP_DEALS:
-            _sweep_records.append(sweep.solve_deal((code, 60.0, states, None)))
+            _sweep_records.append(sweep_records.solve_deal((code, 60.0, states, None)))
     return _sweep_records
 
 
@@ -1299,7 +1300,6 @@ def check_sweep(
     (a new one only for a deal that had none), and, with a manifest, every certificate written a
     log that replays as a win of its own deal. Never another exception."""
     from spidercli.errors import OutputError
-    from spidercli.sweeps import run as sweep
     from spidercli.text import i18n
 
     folder = root / "sweep"
@@ -1315,7 +1315,7 @@ def check_sweep(
     i18n.use("en")
     try:
         with guard(120):
-            status = sweep.run_sweep(
+            status = sweep_to_end(
                 codes,
                 timeout=30.0,
                 max_states=2000,

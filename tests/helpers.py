@@ -195,3 +195,23 @@ __all__ = [
     "run",
     "runner",
 ]
+
+
+def sweep_to_end(
+    codes: list[str],
+    *,
+    stderr: IO[str],
+    stdout: IO[str] | None = None,
+    output: str | None = None,
+    manifest: str | None = None,
+    **options: Any,
+) -> int:
+    """A sweep run in this process as ``spidercli sweep`` runs it (``api.sweep``, then the
+    command's ``run_to_end``): the records on ``output`` (a file) or ``stdout``, the summary on
+    ``stderr``; the exit status."""
+    from spidercli import api
+    from spidercli.cli.commands.sweep import run_to_end
+
+    target = stdout if output is None else output
+    with api.sweep(codes, output=target, manifest=manifest, **options) as run:
+        return run_to_end(run, manifest is not None, stderr)

@@ -220,7 +220,7 @@ def test_sweep_summary_says_results_and_numbers_in_the_language(
 ) -> None:
     """The sweep's summary counts its results in words of the language (the glossary's
     *voitettavissa* in Finnish), and writes a median as the language writes numbers."""
-    from spidercli.sweeps.run import Tally
+    from spidercli.sweeps.records import SweepTally as Tally
 
     tally = Tally()
     tally.add("A", {"result": "won", "moves": 70, "lower_bound": 39})

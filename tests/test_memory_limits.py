@@ -204,12 +204,12 @@ def test_a_sweeps_deal_out_of_memory_past_the_search_is_not_a_bug(
 ) -> None:
     """A MemoryError past the search (writing the line, say) gives the deal up saying so, not as
     an internal error to report."""
-    from spidercli.sweeps import run as sweep
+    from spidercli.sweeps import records as sweep_records
 
     def no_memory(*args: object, **kwargs: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr(sweep, "solve_setup", no_memory)
-    record = sweep.solve_deal((WON, 60.0, 1000, None))
+    monkeypatch.setattr(sweep_records, "solve_game", no_memory)
+    record = sweep_records.solve_deal((WON, 60.0, 1000, None))
     assert record["result"] == "gave-up"
     assert record["error"].startswith("out of memory: ")

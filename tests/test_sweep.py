@@ -24,7 +24,9 @@ from hypothesis import strategies as st
 from spidercli.errors import InputError
 from spidercli.judging.tournament import load_manifest
 from spidercli.solver.proof import compiled_proof_by_default
-from spidercli.sweeps import run as sweep
+from spidercli.sweeps import plan as sweep_plan
+from spidercli.sweeps import records as sweep_records
+from spidercli.sweeps import run as sweep_run
 from tests.processes import group_gone, interruptible, run_guarded
 
 FAST = ["SD1-S1-AAAAAAB", "SD1-S1-AAAAAAC", "SD1-S1-AAAAAAD", "SP1-S1C-AAAAABD"]
@@ -50,10 +52,10 @@ def timeless(text: str) -> list[dict[str, object]]:
 
 
 def test_a_range_is_each_numbered_deal_in_turn() -> None:
-    items = [sweep.parse_spec("kp4-8..11"), sweep.parse_spec(" PS2-0099..100 ")]
+    items = [sweep_plan.parse_spec("kp4-8..11"), sweep_plan.parse_spec(" PS2-0099..100 ")]
     codes = ["KP4-8", "KP4-9", "KP4-10", "KP4-11", "PS2-99", "PS2-100"]
-    assert list(sweep.shard_codes(items)) == codes
-    assert sweep.parse_spec("sd1-s1-aaaaaab") == "SD1-S1-AAAAAAB"  # a code: its canonical form
+    assert list(sweep_plan.shard_codes(items)) == codes
+    assert sweep_plan.parse_spec("sd1-s1-aaaaaab") == "SD1-S1-AAAAAAB"  # a code: its canonical form
 
 
 @pytest.mark.parametrize(
@@ -69,13 +71,13 @@ def test_a_range_is_each_numbered_deal_in_turn() -> None:
 )
 def test_a_bad_deal_is_refused_naming_it(spec: str, words: str) -> None:
     with pytest.raises(InputError, match=words):
-        sweep.parse_spec(spec)
+        sweep_plan.parse_spec(spec)
 
 
 def test_the_shards_of_a_range_are_every_nth_deal() -> None:
-    items = [sweep.parse_spec("KP1-1..10")]
-    assert list(sweep.shard_codes(items, (2, 3))) == ["KP1-2", "KP1-5", "KP1-8"]
-    assert list(sweep.shard_codes(items, (3, 3))) == ["KP1-3", "KP1-6", "KP1-9"]
+    items = [sweep_plan.parse_spec("KP1-1..10")]
+    assert list(sweep_plan.shard_codes(items, (2, 3))) == ["KP1-2", "KP1-5", "KP1-8"]
+    assert list(sweep_plan.shard_codes(items, (3, 3))) == ["KP1-3", "KP1-6", "KP1-9"]
 
 
 @given(
@@ -83,18 +85,18 @@ def test_the_shards_of_a_range_are_every_nth_deal() -> None:
         st.one_of(
             st.integers(1, 5).map(lambda n: f"SD1-S1-AAAAAA{'ABCDE'[n - 1]}"),
             st.tuples(st.integers(1, 40), st.integers(0, 12)).map(
-                lambda t: sweep.Span("KP", 1, t[0], t[0] + t[1])
+                lambda t: sweep_plan.Span("KP", 1, t[0], t[0] + t[1])
             ),
         ),
         max_size=6,
     ),
     st.integers(1, 7),
 )
-def test_the_shards_of_a_sweep_partition_it(items: list[sweep.Item], n: int) -> None:
+def test_the_shards_of_a_sweep_partition_it(items: list[sweep_plan.Item], n: int) -> None:
     """Deal i of the whole list (from 0) is in shard i % N + 1 and in no other; each shard keeps
     the list's order, so the shards' files together are the sweep."""
-    whole = list(sweep.shard_codes(items))
-    shards = [list(sweep.shard_codes(items, (k, n))) for k in range(1, n + 1)]
+    whole = list(sweep_plan.shard_codes(items))
+    shards = [list(sweep_plan.shard_codes(items, (k, n))) for k in range(1, n + 1)]
     for k, shard in enumerate(shards):
         assert shard == whole[k::n]
     assert sorted(c for shard in shards for c in shard) == sorted(whole)
@@ -103,13 +105,13 @@ def test_the_shards_of_a_sweep_partition_it(items: list[sweep.Item], n: int) -> 
 @pytest.mark.parametrize("text", ["0/4", "5/4", "1/0", "3", "a/b", "-1/2"])
 def test_a_shard_out_of_bounds_is_refused(text: str) -> None:
     with pytest.raises(InputError, match="expected K/N with 1 <= K <= N"):
-        sweep.parse_shard(text)
+        sweep_plan.parse_shard(text)
 
 
 def test_random_codes_are_reproducible() -> None:
-    first = sweep.random_codes(5, 2, 7)
-    assert first == sweep.random_codes(5, 2, 7)
-    assert first != sweep.random_codes(5, 2, 8)
+    first = sweep_plan.random_codes(5, 2, 7)
+    assert first == sweep_plan.random_codes(5, 2, 7)
+    assert first != sweep_plan.random_codes(5, 2, 8)
     assert all(c.startswith("SP2-S1C-") and len(c) == 15 for c in first)
     assert len(set(first)) == 5
 
@@ -118,21 +120,21 @@ def test_a_draw_makes_each_code_when_it_is_wanted() -> None:
     """``--random``'s deals are a ``Draw``: its i-th code is the i-th of the whole draw, a
     shard takes its own codes from it, and a draw of a trillion deals costs nothing until they
     are taken."""
-    draw = sweep.random_draw(10**12, 4, 7)
+    draw = sweep_plan.random_draw(10**12, 4, 7)
     assert draw.size == 10**12
-    assert [draw.code(i) for i in range(40)] == sweep.random_codes(40, 4, 7)
+    assert [draw.code(i) for i in range(40)] == sweep_plan.random_codes(40, 4, 7)
     # the codes the draw made when it was a plain list (SplitMix64 stepped one by one): pinned
     assert [draw.code(i) for i in range(3)] == [
         "SP4-S1C-WDDMQGL",
         "SP4-S1C-BLDNTFW",
         "SP4-S1C-WYLCHYW",
     ]
-    big_seed = sweep.random_codes(2, 1, 2**64 + 5)  # a seed is taken modulo 2^64
-    assert big_seed == ["SP1-S1C-HKUOEIK", "SP1-S1C-BOIJHZK"] == sweep.random_codes(2, 1, 5)
-    assert sweep.random_codes(-1, 4, 0) == []
-    shard = sweep.shard_codes([draw], (2, 5))
+    big_seed = sweep_plan.random_codes(2, 1, 2**64 + 5)  # a seed is taken modulo 2^64
+    assert big_seed == ["SP1-S1C-HKUOEIK", "SP1-S1C-BOIJHZK"] == sweep_plan.random_codes(2, 1, 5)
+    assert sweep_plan.random_codes(-1, 4, 0) == []
+    shard = sweep_plan.shard_codes([draw], (2, 5))
     assert [next(shard) for _ in range(3)] == [draw.code(1), draw.code(6), draw.code(11)]
-    last = sweep.shard_codes(["SP1-S1C-AAAAAAB", draw], (1, 10**11))
+    last = sweep_plan.shard_codes(["SP1-S1C-AAAAAAB", draw], (1, 10**11))
     assert [next(last) for _ in range(2)] == ["SP1-S1C-AAAAAAB", draw.code(10**11 - 1)]
 
 
@@ -150,12 +152,12 @@ def test_a_huge_random_sweep_is_refused_at_once(spec: list[str]) -> None:
 def test_a_shard_of_a_draw_past_two_to_the_63() -> None:
     """``--random 10**20 --shard K/10**18``: a hundred deals, the shard's own; and a range as
     long (PySol numbers go to 10^20) is the same."""
-    draw = sweep.random_draw(10**20, 4, 3)
-    planned = sweep.plan([draw], (5, 10**18))
+    draw = sweep_plan.random_draw(10**20, 4, 3)
+    planned = sweep_plan.plan([draw], (5, 10**18))
     assert planned.size == 100
     assert list(planned.codes()) == [draw.code(4 + i * 10**18) for i in range(100)]
-    span = sweep.Span("PS", 4, 1, 10**20 - 1)
-    codes = list(sweep.plan([span], (1, 10**18)).codes())
+    span = sweep_plan.Span("PS", 4, 1, 10**20 - 1)
+    codes = list(sweep_plan.plan([span], (1, 10**18)).codes())
     assert codes[:2] == ["PS4-1", f"PS4-{10**18 + 1}"] and len(codes) == 100
 
 
@@ -178,17 +180,17 @@ def test_the_deal_limit_counts_the_shards_deals(
 ) -> None:
     """At most ``MAX_DEALS`` deals in the shard (here 10), counted before any code is made: a
     plain code and a draw of ``count - 1`` deals."""
-    monkeypatch.setattr(sweep, "MAX_DEALS", 10)
-    items: list[sweep.Item] = ["SP1-S1C-AAAAAAB"] if count else []
-    items += [sweep.random_draw(count - 1, 1, 0)] if count > 1 else []
+    monkeypatch.setattr(sweep_plan, "MAX_DEALS", 10)
+    items: list[sweep_plan.Item] = ["SP1-S1C-AAAAAAB"] if count else []
+    items += [sweep_plan.random_draw(count - 1, 1, 0)] if count > 1 else []
     if allowed:
-        planned = sweep.plan(items, shard)
+        planned = sweep_plan.plan(items, shard)
         codes = list(planned.codes())
-        assert codes == list(sweep.shard_codes(items, shard))
+        assert codes == list(sweep_plan.shard_codes(items, shard))
         assert len(codes) == planned.size == len(range(shard[0] - 1, count, shard[1]))
     else:
         with pytest.raises(InputError, match="a sweep takes at most 10 deals"):
-            sweep.plan(items, shard)
+            sweep_plan.plan(items, shard)
 
 
 def test_random_spiderette_codes_are_the_spider_draw_in_spiderette() -> None:
@@ -196,10 +198,10 @@ def test_random_spiderette_codes_are_the_spider_draw_in_spiderette() -> None:
     Spiderette codes (classic: no rule letter) that deal Spiderette with that many suits."""
     from spidercli.game.codes import parse_code
 
-    spider = sweep.random_codes(6, 4, 2026)
-    spiderette = sweep.random_codes(6, 4, 2026, "spiderette")
+    spider = sweep_plan.random_codes(6, 4, 2026)
+    spiderette = sweep_plan.random_codes(6, 4, 2026, "spiderette")
     assert spiderette == [c.replace("SP4-S1C-", "SD4-S1-") for c in spider]
-    assert sweep.random_codes(6, 4, 2026, "Spider") == spider  # the game's name in any case
+    assert sweep_plan.random_codes(6, 4, 2026, "Spider") == spider  # the game's name in any case
     for code in spiderette:
         parsed = parse_code(code)
         assert parsed.canonical == code and parsed.game.name == "spiderette"
@@ -212,16 +214,16 @@ def test_a_random_spiderette_sweep(tmp_path: Path) -> None:
     result = run("sweep", *args, "--jobs", "1", "--max-states", "1000")  # the codes, not results
     assert result.returncode == 0, result.stderr
     games = [json.loads(line)["game"] for line in out.read_text().splitlines()]
-    assert games == sweep.random_codes(2, 1, 3, "spiderette")
+    assert games == sweep_plan.random_codes(2, 1, 3, "spiderette")
     assert all(g.startswith("SD1-S1-") for g in games)
 
 
 def test_grades_are_thirds_and_ties_share_one() -> None:
-    grade = sweep.grades([10, 20, 30, 40, 50, 60])
+    grade = sweep_records.grades([10, 20, 30, 40, 50, 60])
     assert [grade(n) for n in (10, 20, 30, 40, 50, 60)] == ["easy"] * 2 + ["medium"] * 2 + [
         "hard"
     ] * 2
-    tied = sweep.grades([5, 5, 5, 9])
+    tied = sweep_records.grades([5, 5, 5, 9])
     assert [tied(n) for n in (5, 9)] == ["easy", "hard"]
 
 
@@ -235,7 +237,7 @@ def test_a_sweep_writes_one_record_a_deal_and_a_summary(tmp_path: Path) -> None:
     records = {r["game"]: r for r in lines(out)}
     assert set(records) == {*FAST[:2], "KP1-1"}
     for record in records.values():
-        assert list(record)[:9] == list(sweep.FIELDS[:9])
+        assert list(record)[:9] == list(sweep_records.FIELDS[:9])
         assert record["rules"] == "classic"
         bound = record["lower_bound"]  # the solver's admissible bound, never above a win
         assert isinstance(bound, int) and bound > 0
@@ -520,7 +522,7 @@ def test_the_supervisor_runs_any_function_and_names_a_death(mode: str) -> None:
 
 
 def test_a_worker_death_is_a_record_naming_it() -> None:
-    record = sweep.worker_died(("SD1-S1-AAAAAAB", 1.0, None, None), None)
+    record = sweep_records.worker_died(("SD1-S1-AAAAAAB", 1.0, None, None), None)
     assert record["result"] == "gave-up"
     assert record["game"] == "SD1-S1-AAAAAAB" and record["moves"] is None
     assert record["error"] == (
@@ -550,13 +552,13 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
     from spidercli.solver.proof import ProofSearch
     from spidercli.solver.search import Problem
 
-    monkeypatch.setattr(sweep, "shared_memory", lambda: 1 << 30)
-    given_tasks: list[sweep.Task] = []
+    monkeypatch.setattr(sweep_run, "shared_memory", lambda: 1 << 30)
+    given_tasks: list[sweep_records.Task] = []
 
     def supervised(
-        tasks: Iterable[sweep.Task],
+        tasks: Iterable[sweep_records.Task],
         jobs: int,
-        work: Callable[[sweep.Task], Any],
+        work: Callable[[sweep_records.Task], Any],
         *_: object,
         **__: object,
     ) -> Iterator[Any]:
@@ -564,7 +566,7 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
             given_tasks.append(task)
             yield work(task)
 
-    monkeypatch.setattr(sweep, "supervised", supervised)
+    monkeypatch.setattr(sweep_run, "supervised", supervised)
     budgets: list[int | None] = []
 
     class Proof(ProofSearch):
@@ -578,12 +580,12 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
     unwinnable = "SD4-S1-FFJUZSM"  # every beam fails, then the proof (56,403 positions)
     won = "SD1-S1-AAAAAAB"  # one suit: won by the first beam, no proof
     deals = [unwinnable, won, won]  # a deal given twice is solved twice here (plan() drops it)
-    records = list(sweep.records(deals, timeout=60.0, max_states=None, jobs=jobs))
+    records = list(sweep_run.solved_records(deals, timeout=60.0, max_states=None, jobs=jobs))
     assert [r["result"] for r in records] == ["unwinnable", "won", "won"]
     want = None if jobs == 1 else (1 << 30) // min(jobs, 3)  # a share of each worker started
     assert [task[3] for task in given_tasks] == ([] if jobs == 1 else [want] * 3)
     assert budgets == [want]
-    alone = list(sweep.records([won], timeout=60.0, max_states=None, jobs=jobs))
+    alone = list(sweep_run.solved_records([won], timeout=60.0, max_states=None, jobs=jobs))
     assert [r["result"] for r in alone] == ["won"]
     assert given_tasks[3:] == ([] if jobs == 1 else [(won, 60.0, None, 1 << 30)])  # one: whole
 
@@ -601,16 +603,16 @@ def test_a_record_says_what_the_search_knows() -> None:
 
     setup = Setup.from_code(parse_code(FAST[0]))
     solved = solve_setup(setup, CLASSIC, timeout=None, max_states=30_000)
-    won = sweep.record_of(solution_of(setup, CLASSIC, solved), 0.5)
+    won = sweep_records.record_of(solution_of(setup, CLASSIC, solved), 0.5)
     assert won["result"] == "won" and won["moves"] == solved.game.moves
     first = won["states_to_win"]
     assert isinstance(first, int) and 0 < first < won["states"]  # the polishing came after
-    assert won["log"] == sweep.record_of(solution_of(setup, CLASSIC, solved), 0.7)["log"]
+    assert won["log"] == sweep_records.record_of(solution_of(setup, CLASSIC, solved), 0.7)["log"]
     start = Game.from_setup(setup, CLASSIC)
     for exhaustive, result in ((True, "unwinnable"), (False, "gave-up")):
         outcome = Outcome(None, exhaustive, Progress(states=1234, seconds=0.25))
         solved = Solved(outcome, None, start, lower_bound=51)
-        record = sweep.record_of(solution_of(setup, CLASSIC, solved), 0.3)
+        record = sweep_records.record_of(solution_of(setup, CLASSIC, solved), 0.3)
         assert record == {
             "game": FAST[0],
             "deal_id": setup.deal_id,

@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 
 from spidercli.errors import InputError, OutputError
 from spidercli.game.codes import Setup, parse_code
-from spidercli.sweeps import run as sweep
+from spidercli.sweeps import plan as sweep_plan
+from spidercli.sweeps import records as sweep_records
+from tests.helpers import sweep_to_end
 from tests.processes import run_guarded
 from tests.tools.sweep_limits import to_the_end, until_first_record
 
@@ -43,7 +45,7 @@ def run(*args: str, guard: float = GUARD) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def won() -> dict[str, Any]:
     """A real won record (the first 1-suit Spiderette deal, as a sweep writes it)."""
-    record = sweep.solve_deal((FAST[0], 60.0, 30_000, None))
+    record = sweep_records.solve_deal((FAST[0], 60.0, 30_000, None))
     assert record["result"] == "won"
     return record
 
@@ -129,7 +131,7 @@ def test_resuming_reads_a_line_at_a_time_and_refuses_a_huge_one(tmp_path: Path) 
     out = tmp_path / "out.jsonl"
     with out.open("wb") as handle:
         handle.write(b'{"game": "SD1-S1-AAAAAAB", "result": "gave-up"}\n')
-        handle.write(b"x" * (sweep.MAX_RECORD_BYTES + 10) + b"\n")
+        handle.write(b"x" * (sweep_records.MAX_RECORD_BYTES + 10) + b"\n")
     assert error_line(run("sweep", FAST[0], *BUDGET, "-o", str(out))) == (
         f"{out}:2: not a sweep record: the line is longer than 4,194,304 bytes"
     )
@@ -188,9 +190,9 @@ def test_a_record_of_the_wrong_type_is_named_with_its_line(
 
 
 def test_a_won_record_needs_its_moves_and_log() -> None:
-    with pytest.raises(sweep.NotRecord, match="a won record with no moves"):
-        sweep.parse_record(b'{"game": "SD1-S1-AAAAAAB", "result": "won"}')
-    record = sweep.parse_record(
+    with pytest.raises(sweep_records.NotRecord, match="a won record with no moves"):
+        sweep_records.parse_record(b'{"game": "SD1-S1-AAAAAAB", "result": "won"}')
+    record = sweep_records.parse_record(
         b'{"game": "SD1-S1-AAAAAAB", "result": "won", "moves": 3, "log": ""}'
     )
     assert record["moves"] == 3
@@ -201,8 +203,8 @@ def test_a_won_record_needs_its_moves_and_log() -> None:
 def test_any_line_is_a_record_or_not_one(data: bytes) -> None:
     """Whatever the bytes, ``parse_record`` gives a record or ``NotRecord``, nothing else."""
     try:
-        sweep.parse_record(data)
-    except sweep.NotRecord as err:
+        sweep_records.parse_record(data)
+    except sweep_records.NotRecord as err:
         assert err.message.startswith("not a sweep record: ")
 
 
@@ -284,10 +286,10 @@ def test_shards_that_hold_are_certified(won: dict[str, Any], tmp_path: Path) -> 
 
 
 def test_certificate_problem_of_a_record_that_holds(won: dict[str, Any]) -> None:
-    assert sweep.certificate_problem(won) is None
+    assert sweep_records.certificate_problem(won) is None
     gave_up = {**won, "result": "gave-up", "moves": None, "log": None}
-    assert sweep.certificate_problem(gave_up) is None
-    assert sweep.certificate_problem({**gave_up, "deal_id": None}) is not None
+    assert sweep_records.certificate_problem(gave_up) is None
+    assert sweep_records.certificate_problem({**gave_up, "deal_id": None}) is not None
 
 
 # ------------------------------------------------------------ item 7: one sweep a file
@@ -330,17 +332,17 @@ def test_two_sweeps_started_together_record_each_deal_once(tmp_path: Path) -> No
 def test_the_largest_sweep_is_planned_at_once() -> None:
     """Ten million deals: counted, none made (the plan made and held every code: 70 s)."""
     start = time.process_time()
-    planned = sweep.plan([sweep.random_draw(sweep.MAX_DEALS, 4, 1)])
-    assert planned.size == sweep.MAX_DEALS
+    planned = sweep_plan.plan([sweep_plan.random_draw(sweep_plan.MAX_DEALS, 4, 1)])
+    assert planned.size == sweep_plan.MAX_DEALS
     codes = planned.codes()
-    assert next(codes) == sweep.random_draw(1, 4, 1).code(0)
+    assert next(codes) == sweep_plan.random_draw(1, 4, 1).code(0)
     assert time.process_time() - start < 1.0
 
 
 def test_the_largest_sweep_writes_its_first_record_at_once(tmp_path: Path) -> None:
     """It took 70 s and 1.38 GB before its first record."""
     out = tmp_path / "out.jsonl"
-    args = ["sweep", "--random", str(sweep.MAX_DEALS), "--suits", "1", "--max-states", "1"]
+    args = ["sweep", "--random", str(sweep_plan.MAX_DEALS), "--suits", "1", "--max-states", "1"]
     took, peak = until_first_record([*args, "--jobs", "1", "-o", str(out)], out)
     assert took < 20 and peak < 150 << 20, (took, peak)
 
@@ -368,7 +370,7 @@ def test_a_resume_holds_the_codes_not_the_records(tmp_path: Path) -> None:
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.integers(0, 5000), max_size=3000))
 def test_the_table_of_deals_met_is_a_set(numbers: list[int]) -> None:
-    done = sweep.Done()
+    done = sweep_records.Done()
     seen: dict[str, int] = {}
     for i, n in enumerate(numbers):
         code = f"KP4-{n + 1}"
@@ -386,7 +388,7 @@ def test_a_sweep_in_process_reads_back_and_skips(won: dict[str, Any], tmp_path: 
     out = tmp_path / "out.jsonl"
     out.write_text(jsonl(won))
     stderr = io.StringIO()
-    status = sweep.run_sweep(
+    status = sweep_to_end(
         [FAST[0], FAST[1], FAST[1], FAST[0]],
         timeout=60.0,
         max_states=30_000,
@@ -399,12 +401,12 @@ def test_a_sweep_in_process_reads_back_and_skips(won: dict[str, Any], tmp_path: 
     assert "2 deals: 2 won" in stderr.getvalue()
     assert "(1 record from an earlier run)" in stderr.getvalue()
     with pytest.raises(OutputError, match="cannot be written: it is a folder"):
-        sweep.run_sweep(
+        sweep_to_end(
             [FAST[0]], timeout=1.0, output=str(tmp_path), stdout=io.StringIO(), stderr=stderr
         )
     with pytest.raises(InputError, match="not a sweep record"):
         (tmp_path / "bad.jsonl").write_text("{}\n")
-        sweep.run_sweep(
+        sweep_to_end(
             [FAST[0]],
             timeout=1.0,
             output=str(tmp_path / "bad.jsonl"),

@@ -368,6 +368,16 @@ def no_words_in_json(as_json: bool, describe: bool) -> None:
         )
 
 
+def read_log(log: str, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> MoveLog:
+    """Read a log (``api.read_log``), or fail (exit 2) naming the file and line."""
+    from spidercli import api
+
+    try:
+        return api.read_log(log, max_bytes=max_bytes)
+    except InputError as err:
+        unusable(err, as_json)
+
+
 def load(
     log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES
 ) -> tuple[MoveLog, Ruleset]:

@@ -1,9 +1,10 @@
 """The terminal: whether to colour, whether ``--unicode``'s cards can be written, and the progress
 shown while a command works.
 
-Progress (verify's bar, solve's live line) goes to stderr only, drawn by ``rich`` on a stderr
-console, and only when stderr is a terminal: a pipe or a file never receives it, and stdout
-stays clean for the results. It fits the terminal's width (60 columns and up are kept tidy).
+Progress (verify's bar, solve's live line, drawn by ``rich`` on a stderr console; sweep's line)
+goes to stderr only, and only when stderr is a terminal: a pipe or a file never receives it, and
+stdout stays clean for the results. It fits the terminal's width (60 columns and up are kept
+tidy).
 
 Colour follows the usual conventions: an explicit ``--color/--no-color`` wins; otherwise a
 non-empty ``NO_COLOR`` turns it off, a non-empty ``FORCE_COLOR`` turns it on, and else it is on
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
     from rich.text import Text
+
+    from spidercli.sweeps.records import SweepTally
 
 
 def color_wanted(flag: bool | None, stream: IO[str]) -> bool:
@@ -164,9 +167,44 @@ class SolveProgress:
         self.live.stop()
 
 
+class SweepLine:
+    """sweep's progress line on a terminal: rewritten in place after each record, cleared at
+    the end. Off a terminal it says nothing (the summary comes at the end). Written as plain
+    text, not by ``rich``: one short line whose width the counts bound."""
+
+    def __init__(self, stream: IO[str], total: int) -> None:
+        self.stream = stream
+        self.on = stream.isatty()
+        self.total = total
+        self.done = 0
+
+    def tick(self, tally: SweepTally) -> None:
+        self.done += 1
+        if not self.on:
+            return
+
+        line = _(
+            "sweep: {done} of {total} deals, {won} won, {unwinnable} unwinnable, {gave_up} gave up"
+        ).format(
+            done=tally.total,
+            total=self.total,
+            won=tally.count("won"),
+            unwinnable=tally.count("unwinnable"),
+            gave_up=tally.count("gave-up"),
+        )
+        self.stream.write("\r\x1b[K" + line)
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.on and self.done:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
 __all__ = [
     "UNICODE_CARDS",
     "SolveProgress",
+    "SweepLine",
     "bar_ticker",
     "color_wanted",
     "solve_line",

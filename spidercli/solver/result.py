@@ -82,12 +82,10 @@ def solve_game(
     report: Callable[[Progress], None] | None = None,
     memory: int | None = None,
 ) -> Solution:
-    """Search ``setup`` under ``rules`` (checked with ``check_solvable`` first) within the budget
-    (``timeout`` seconds, ``max_states`` positions, ``memory`` bytes for the proof; None: no
-    limit, or the proof's default), ``report`` called with the progress now and then; the
-    search's ``Solution``. ``ValueError`` (``check_solvable``'s) when the ruleset cannot play the
-    deal."""
-    check_solvable(setup, rules)
+    """Search ``setup`` under ``rules`` (a ruleset that plays the deal: ``check_solvable`` says
+    so) within the budget (``timeout`` seconds, ``max_states`` positions, ``memory`` bytes for
+    the proof; None: no limit, or the proof's default), ``report`` called with the progress now
+    and then; the search's ``Solution``."""
     solved = solve_setup(
         setup, rules, timeout=timeout, max_states=max_states, report=report, memory=memory
     )

@@ -37,6 +37,7 @@ from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
 from spidercli.logs.writer import format_log
 from spidercli.play.replay import figures
+from spidercli.sweeps.plan import GRADES, RULES
 from spidercli.text.messages import N_, quoted, said
 
 if TYPE_CHECKING:
@@ -44,10 +45,6 @@ if TYPE_CHECKING:
 
 TableResult = Literal["won", "unwinnable", "unknown"]
 TABLE_RESULTS: tuple[TableResult, ...] = ("won", "unwinnable", "unknown")
-
-GRADES = ("easy", "medium", "hard")
-
-RULES = "classic"  # the ruleset every line of the table wins under (and the proofs hold under)
 
 
 class TableError(ValueError):

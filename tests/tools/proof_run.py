@@ -53,7 +53,7 @@ from spidercli.solver.beam import BeamSolver
 from spidercli.solver.lock import lock
 from spidercli.solver.proof import ProofSearch, position_key
 from spidercli.solver.search import Problem, Progress, _Budget, problem_from_game
-from spidercli.sweeps.run import Item, parse_spec, random_draw, shard_codes
+from spidercli.sweeps.plan import Item, parse_spec, random_draw, shard_codes
 from tests.helpers import fixture_problem
 from tests.plainsearch import plain_search
 

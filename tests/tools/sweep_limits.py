@@ -12,7 +12,7 @@ exec, read from /proc; Linux only).
   logs of the worst kinds (``tests.tools.limits.limit_logs``: the largest a record's log may be),
   each replayed before the record may enter the manifest (each is refused: none wins).
 
-- ``check``: what checking one honest won record costs (``sweep.certificate_problem``: its deal
+- ``check``: what checking one honest won record costs (``records.certificate_problem``: its deal
   dealt, its log read and replayed), in this process, on the records of two real wins (a 1-suit
   Spiderette deal, and the 4-suit Spider deal of the README's examples), 200 times each.
 
@@ -168,14 +168,14 @@ def certificates(tmp: Path) -> None:
 
 def checks() -> None:
     """The CPU time ``certificate_problem`` takes on honest won records."""
-    from spidercli.sweeps import run as sweep
+    from spidercli.sweeps import records as sweep_records
 
     for code, budget in (("SD1-S1-AAAAAAB", 30_000), ("SP4-S1C-AAAAAAA", None)):
-        record = sweep.solve_deal((code, 600.0, budget, None))
-        assert record["result"] == "won" and sweep.certificate_problem(record) is None
+        record = sweep_records.solve_deal((code, 600.0, budget, None))
+        assert record["result"] == "won" and sweep_records.certificate_problem(record) is None
         start = time.process_time()
         for _ in range(200):
-            sweep.certificate_problem(record)
+            sweep_records.certificate_problem(record)
         each = (time.process_time() - start) / 200
         print(f"checking the won record of {code} ({record['moves']} moves): {each * 1e3:.1f} ms")
 

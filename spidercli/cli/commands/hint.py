@@ -8,7 +8,16 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli.app import LangOption, LogArgument, MaxLogBytesOption, RulesOverride, dump, load
+from spidercli.cli.app import (
+    LangOption,
+    LogArgument,
+    MaxLogBytesOption,
+    RulesOverride,
+    dump,
+    read_log,
+    unusable,
+)
+from spidercli.errors import InputError
 from spidercli.logs.files import MAX_LOG_BYTES
 from spidercli.play.replay import IllegalLogError
 from spidercli.solver.result import pure_python_note
@@ -39,7 +48,7 @@ def hint(
     Exit status: 0 a hint (or "no move"); 1 the log has a refused action;
     2 unusable input.
     """
-    parsed = load(log, rules, as_json, max_log_bytes)[0]  # the ruleset is checked here too
+    parsed = read_log(log, as_json, max_log_bytes)
 
     def searching() -> None:  # a search in the pure Python pass is slow: say so, before it
         note = pure_python_note()
@@ -54,6 +63,8 @@ def hint(
             dump(error_json(message, err.line))
         print(f"spidercli: {said(message)}", file=sys.stderr)
         raise typer.Exit(err.exit_status) from None
+    except InputError as err:  # the ruleset
+        unusable(err, as_json)
     if as_json:
         dump(found.to_json())
         return

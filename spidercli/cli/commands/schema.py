@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
+from spidercli import api
 from spidercli.cli.app import LangOption, dump, fail
-from spidercli.logs.schema import log_schema, report_schema, verify_schema
 from spidercli.text.messages import N_
 
 
@@ -36,4 +36,4 @@ def schema(
     """
     if report and records:
         fail(N_("--report and --verify: give one of them, not both"), None, False)
-    dump(report_schema() if report else verify_schema() if records else log_schema())
+    dump(api.schema("report" if report else "verify" if records else "log"))

@@ -9,20 +9,21 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli.app import LangOption, dump, fail, load, write_output
+from spidercli.cli.app import LangOption, dump, fail, read_log, unusable, write_output
 from spidercli.cli.terminal import SolveProgress, stderr_console
-from spidercli.errors import unwritable
-from spidercli.game.codes import CodeError, Setup, parse_code
-from spidercli.game.rules import RULESETS, ruleset_named
+from spidercli.errors import InputError, unwritable
+from spidercli.game.codes import CodeError, Setup
+from spidercli.game.rules import RULESETS
 from spidercli.logs.files import check_replaceable
 from spidercli.play.logtypes import MoveLog
 from spidercli.solver.result import (
+    Solution,
     bound_message,
-    check_solvable,
     no_win_message,
     pure_python_note,
     solved_message,
 )
+from spidercli.solver.search import Progress
 from spidercli.text.messages import N_, message_of
 
 
@@ -86,34 +87,49 @@ def solve(
     Exit status: 0 solved; 1 no win found (proven unwinnable, or the budget
     ran out); 2 unusable input.
     """
-    game: str | MoveLog = code
-    try:
-        setup = Setup.from_code(parse_code(code))
-        ruleset = ruleset_named(rules or "classic")
-    except CodeError as err:
-        if not os.path.isfile(code):
-            fail(N_("{error}; nor is it a log file", error=message_of(err)), None, as_json)
-        game, ruleset = load(code, rules, as_json)
-        setup = game.deal
-    except ValueError as err:
-        fail(message_of(err), None, as_json)
-    try:
-        check_solvable(setup, ruleset)
-    except ValueError as err:
-        fail(message_of(err), None, as_json)
-    if output is not None:  # said now, not after a search of the whole budget
-        writable(output, as_json)
-    note = pure_python_note()  # the search is slow and may find longer lines: say so
-    if note is not None:
-        print(f"spidercli: {note}", file=sys.stderr)
-    printer = progress_printer()
-    try:
-        found = api.solve(
-            game, rules=rules, timeout=timeout, max_states=max_states, progress=printer
+    printer: SolveProgress | None = None
+    dealt: list[Setup] = []
+
+    def searching(setup: Setup) -> None:  # the deal and the ruleset checked, the search next
+        nonlocal printer
+        dealt.append(setup)
+        if output is not None:  # said now, not after a search of the whole budget
+            writable(output, as_json)
+        note = pure_python_note()  # the search is slow and may find longer lines: say so
+        if note is not None:
+            print(f"spidercli: {note}", file=sys.stderr)
+        printer = progress_printer()
+
+    def progress(p: Progress) -> None:
+        if printer is not None:
+            printer(p)
+
+    def search(game: str | MoveLog) -> Solution:
+        return api.solve(
+            game,
+            rules=rules,
+            timeout=timeout,
+            max_states=max_states,
+            progress=progress,
+            on_search=searching,
         )
+
+    try:
+        try:
+            found = search(code)
+        except InputError as err:
+            if not isinstance(err.__cause__, CodeError):
+                raise
+            if not os.path.isfile(code):  # neither a game code nor a log
+                why = N_("{error}; nor is it a log file", error=message_of(err.__cause__))
+                fail(why, None, as_json)
+            found = search(read_log(code, as_json))
+    except InputError as err:
+        unusable(err, as_json)
     finally:
         if printer is not None:
             printer.close()
+    setup = dealt[0]
     if found.log_text is not None and output is not None:
         write_output(output, found.log_text, as_json)
     if as_json:

@@ -1,18 +1,22 @@
-"""``spidercli sweep CODE...``: many deals solved, one JSON record a deal
-(``spidercli.sweeps.run``)."""
+"""``spidercli sweep CODE...``: many deals solved (``api.sweep``), one JSON record a deal on the
+output file or stdout, the live line and the summary on stderr."""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import IO, Annotated
 
 import typer
 
-from spidercli.cli.app import JobsOption, LangOption, unusable
+from spidercli import api
+from spidercli.cli.app import JobsOption, LangOption, fail, unusable
+from spidercli.cli.terminal import SweepLine
 from spidercli.errors import InputError
 from spidercli.solver.result import pure_python_note
-from spidercli.sweeps.run import run_sweep
+from spidercli.sweeps.run import Sweep
+from spidercli.text.i18n import _
+from spidercli.text.messages import N_, said
 
 
 def sweep(
@@ -107,22 +111,62 @@ def sweep(
     note = pure_python_note()  # a sweep is long, and the pure pass many times slower: say so
     if note is not None:
         print(f"spidercli: {note}", file=sys.stderr)
+    if random is None and (suits is not None or seed is not None or game is not None):
+        fail(N_("--suits, --seed and --game go with --random N (random deals)"), None, False)
+    if random is not None and suits is None:
+        fail(N_("--random needs --suits: 1, 2 or 4"), None, False)
+    if not codes and random is None:
+        fail(
+            N_(
+                "no deals to sweep: name game codes, ranges (KP4-1..1000, PS4-1..32000) or "
+                "--random N --suits S"
+            ),
+            None,
+            False,
+        )
     try:
-        status = run_sweep(
+        run = api.sweep(
             codes or [],
+            random=random,
+            suits=4 if suits is None else suits,
+            seed=0 if seed is None else seed,
+            game="spider" if game is None else game,
             timeout=timeout,
             max_states=max_states,
             jobs=jobs or os.cpu_count() or 1,
-            output=output,
             shard=shard,
+            output=sys.stdout if output is None else output,
             manifest=manifest,
-            random=random,
-            suits=suits,
-            seed=seed,
-            game=game,
-            stdout=sys.stdout,
-            stderr=sys.stderr,
         )
+        with run:
+            status = run_to_end(run, manifest is not None, sys.stderr)
     except InputError as err:
         unusable(err, False)
     raise typer.Exit(status)
+
+
+def run_to_end(run: Sweep, manifest: bool, stderr: IO[str]) -> int:
+    """The sweep run to its end (or Ctrl-C), its progress and summary on ``stderr``; the exit
+    status (0 done, 1 a manifest with no deal won, 130 interrupted)."""
+    if run.note is not None:
+        print(f"spidercli: {said(run.note)}", file=stderr)
+    live = SweepLine(stderr, run.size)
+    interrupted = False
+    try:
+        for _record in run:
+            live.tick(run.tally)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        live.close()
+    # the command's name, in any language
+    print(f"spidercli: sweep: {run.tally.summary()}", file=stderr)
+    if interrupted:
+        kept = _("interrupted: every finished record is kept")
+        print(f"spidercli: {kept}", file=stderr)
+        return 130
+    if manifest and not run.write_manifest():
+        none = _("no deal was won: no manifest written")
+        print(f"spidercli: {none}", file=stderr)
+        return 1
+    return 0
