@@ -157,7 +157,7 @@ if not TYPE_CHECKING:  # at run time only: a type checker still flags a name tha
         module = _PUBLIC.get(name)
         if module is None:
             raise AttributeError(f"module 'spidercli' has no attribute {name!r}")
-        from importlib import import_module
+        from importlib import import_module  # import spidercli itself imports nothing
 
         value = getattr(import_module(module), name)
         globals()[name] = value  # found here from now on, without this function

@@ -7,8 +7,8 @@ function, the line the root's help shows), and only the module of the command th
 imported: ``spidercli --help`` lists every command from the table without importing any.
 
 Exit status: 0 valid, 1 a refused action or an unmet expectation, 2 unusable input. This module is
-what every command's start-up pays for, so it imports little: the messages' module is imported by
-the helpers that say a failure, when one is said.
+what every command's start-up pays for, so it imports at its top only what ``spidercli --help``
+loads anyway; the front door and the terminal's module are imported by the helpers that use them.
 """
 
 from __future__ import annotations
@@ -26,17 +26,18 @@ from typer.core import TyperCommand, TyperGroup
 from typer.main import get_command_from_info, get_group_from_info
 from typer.models import CommandInfo, TyperInfo
 
+from spidercli import __version__
 from spidercli.cli import quickparams
-from spidercli.cli.plainhelp import PlainCommand
-from spidercli.errors import InputError, OutputError
+from spidercli.cli.plainhelp import PlainCommand, fix_usage_error
+from spidercli.errors import InputError, OutputError, unwritable
 from spidercli.game.rules import RULESETS
-from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.logs.files import MAX_LOG_BYTES, write_atomic
 from spidercli.text.i18n import LANGUAGES, LanguageError, choose
+from spidercli.text.messages import LIMIT, N_, error_json, said, shown, shown_path, utf8_safe
 
 quickparams.install()  # plain values coerced without importing pydantic (start-up time)
 
 if TYPE_CHECKING:  # imported for the types only: the commands import what they use
-    from spidercli.game.rules import Ruleset
     from spidercli.play.logtypes import MoveLog
 
 
@@ -202,9 +203,6 @@ def _escaped_errors() -> Iterator[None]:
         yield
     except typer.TyperException as err:  # Typer's usage errors; shown by Typer, after this
         if type(err).__name__ != "NoArgsIsHelpError":  # that one's message is our help text
-            from spidercli.cli.plainhelp import fix_usage_error
-            from spidercli.text.messages import LIMIT, shown
-
             fix_usage_error(err)  # "did you mean", as every other name
             err.message = shown(err.message, 2 * LIMIT)
         raise
@@ -309,13 +307,7 @@ def fail(message: str, line: int | None, as_json: bool, status: int = 2) -> NoRe
     """Input that cannot be used: one paragraph on stderr (and the JSON error), exit ``status``
     (2)."""
     if as_json:
-        from spidercli.text.messages import (  # a file name not UTF-8: valid JSON
-            error_json,
-            utf8_safe,
-        )
-
         print(json.dumps(error_json(utf8_safe(message), line)))
-    from spidercli.text.messages import said  # the JSON above stays English; people read --lang's
 
     print(f"spidercli: error: {said(message)}", file=sys.stderr)
     raise typer.Exit(status)
@@ -328,19 +320,17 @@ def unusable(err: InputError, as_json: bool) -> NoReturn:
 
 def write_output(path: str, text: str, as_json: bool = False) -> None:
     """Write an output file the user named, or fail (exit 2) saying why."""
-    from spidercli.logs.files import write_atomic
 
     try:
         write_atomic(path, text)
     except OSError as err:
-        from spidercli.errors import unwritable
-
         fail(unwritable(path, err).message, None, as_json)
 
 
 def stdout_color(flag: bool | None) -> bool:
     """--color/--no-color, or else whether stdout is a terminal (and NO_COLOR, FORCE_COLOR)."""
-    from spidercli.cli.terminal import color_wanted
+
+    from spidercli.cli.terminal import color_wanted  # the terminal's module: not for --help
 
     return color_wanted(flag, sys.stdout)
 
@@ -348,7 +338,8 @@ def stdout_color(flag: bool | None) -> bool:
 def stdout_unicode(flag: bool) -> bool:
     """--unicode, where stdout's encoding can write the suit symbols; else the ASCII cards and a
     note on stderr."""
-    from spidercli.cli.terminal import unicode_wanted
+
+    from spidercli.cli.terminal import unicode_wanted  # the terminal's module: not for --help
 
     return unicode_wanted(flag, sys.stdout, sys.stderr)
 
@@ -359,7 +350,7 @@ def no_words_in_json(as_json: bool, describe: bool) -> None:
     silently."""
     if as_json and describe:
         fail(
-            _N(
+            N_(
                 "--describe and --json: the JSON report has no place for the paragraph of words; "
                 "give one of them"
             ),
@@ -370,7 +361,7 @@ def no_words_in_json(as_json: bool, describe: bool) -> None:
 
 def read_log(log: str, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> MoveLog:
     """Read a log (``api.read_log``), or fail (exit 2) naming the file and line."""
-    from spidercli import api
+    from spidercli import api  # the front door, when a command first calls it: --help never does
 
     try:
         return api.read_log(log, max_bytes=max_bytes)
@@ -378,34 +369,13 @@ def read_log(log: str, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> MoveLog
         unusable(err, as_json)
 
 
-def load(
-    log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES
-) -> tuple[MoveLog, Ruleset]:
-    """Read a log and choose its ruleset, or fail (exit 2) naming the file and line."""
-    from spidercli import api
-    from spidercli.play.replay import choose_rules
-
-    try:
-        parsed = api.read_log(log, max_bytes=max_bytes)
-        return parsed, choose_rules(parsed, rules)  # RulesError is an InputError
-    except InputError as err:
-        unusable(err, as_json)
-
-
 def dump(obj: Any) -> None:
     """A JSON value on stdout, indented, as every command's --json prints it."""
-    from spidercli.text.messages import utf8_safe  # a file name that is not UTF-8 stays valid JSON
 
     # Streamed, so a big report never sits in memory twice.
     for chunk in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(obj):
         sys.stdout.write(utf8_safe(chunk))
     sys.stdout.write("\n")
-
-
-def _N(msgid: str, /, **fields: Any) -> str:  # messages.N_, imported only when needed
-    from spidercli.text.messages import N_
-
-    return N_(msgid, **fields)
 
 
 # ----------------------------------------------------------------------------- the root
@@ -432,8 +402,7 @@ def _root(
     2 unusable input.
     """
     if version:
-        from spidercli import __version__
-        from spidercli.solver.proof import solver_pass
+        from spidercli.solver.proof import solver_pass  # --version alone: the solver's modules
 
         print(f"spidercli {__version__}")
         print(solver_pass())
@@ -500,7 +469,6 @@ def _quiet_exit_after_broken_pipe() -> NoReturn:
 def _environment_error(message: str) -> NoReturn:
     """Output that cannot be written: one line on stderr (when stderr itself can be written),
     exit status 2."""
-    from spidercli.text.messages import said
 
     try:
         print(f"spidercli: error: {said(message)}", file=sys.stderr)
@@ -530,12 +498,10 @@ def main() -> None:
         _quiet_exit_after_broken_pipe()
     except _StdoutFailed as err:
         _stdout_to_devnull()
-        _environment_error(_N("cannot write to standard output: {reason}", reason=err.reason))
+        _environment_error(N_("cannot write to standard output: {reason}", reason=err.reason))
     except OutputError as err:
         _environment_error(err.message)
     except OSError as err:  # any other the commands did not name: the system's words, and the file
-        from spidercli.text.messages import shown_path
-
         name = err.filename
         where = f"{shown_path(os.fsdecode(name) if isinstance(name, bytes) else str(name))}: "
         if name is None:

@@ -88,7 +88,7 @@ def fix_usage_error(err: Any) -> None:
     other name is: ``No such option: --jsno (did you mean --json?)`` where Typer says ``(Possible
     options: --json, --show)``, and ``No such command 'replya' (did you mean 'replay'?)`` where
     it says ``No such command 'replya'. Did you mean 'replay'?``."""
-    from typer._click.exceptions import NoSuchOption, UsageError
+    from typer._click.exceptions import NoSuchOption, UsageError  # on a usage error alone
 
     if isinstance(err, NoSuchOption):
         known: list[str] = []

@@ -31,6 +31,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from typer import BadParameter
+
+from spidercli.cli.options import refused_value
+
 _PLAIN_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
 _PLAIN_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,17})?")
 _NOT_QUICK = object()
@@ -84,7 +88,7 @@ def quick_value(annotation: Any, info: Any, value: Any, ctx: Any) -> Any:
             return value
         if type(value) is not str:
             return _NOT_QUICK
-        from typer._param_types import coerce_cli_choice
+        from typer._param_types import coerce_cli_choice  # a choice given: its module then
 
         try:
             return coerce_cli_choice(
@@ -106,7 +110,7 @@ def quick_annotation(annotation: Any, info: Any) -> bool:
 
 def install() -> None:
     """Make Typer coerce plain values without pydantic (idempotent; a no-op on another Typer)."""
-    try:
+    try:  # Typer's inside, which another Typer may not have
         from typer import _coercion, core
     except ImportError:  # pragma: no cover - another Typer layout
         return
@@ -115,9 +119,6 @@ def install() -> None:
     if original is None or base is None or getattr(original, "_spidercli_quick", False):
         return
     typers: Callable[[Any], Any] = original
-    from typer import BadParameter
-
-    from spidercli.cli.options import refused_value
 
     @dataclass(frozen=True)
     class QuickParam(base):  # type: ignore[misc, valid-type]

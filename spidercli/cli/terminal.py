@@ -65,6 +65,7 @@ def unicode_wanted(flag: bool, stream: IO[str], note: IO[str]) -> bool:
 
 def stderr_console(stream: IO[str] | None = None, width: int | None = None) -> Console:
     """A ``rich`` console on stderr (or ``stream``, for tests)."""
+    # rich, when something is drawn: a command's start-up never pays for it
     from rich.console import Console
 
     if stream is None:
@@ -81,6 +82,7 @@ def verify_bar(total: int, console: Console, *, stdout_is_terminal: bool = False
     The bar has no thread of its own (rich's refreshing thread): it is drawn by the thread that
     moves it (``bar_ticker``), so that verify's process has one thread when it forks its workers
     (workers.py, "the fork server")."""
+    # rich, when something is drawn: a command's start-up never pays for it
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     bar = Progress(
@@ -121,7 +123,7 @@ def bar_ticker(
 def solve_line(p: Any, width: int) -> Text:
     """solve's live line for a progress report ``p`` (positions, rate, best runs, face-down
     cards and deals, seconds), shortened for a narrow terminal and never wrapped."""
-    from rich.text import Text
+    from rich.text import Text  # rich, when something is drawn (see stderr_console)
 
     fields = {
         "states": p.states,
@@ -148,6 +150,7 @@ class SolveProgress:
     ``close`` it at the end (the line then disappears)."""
 
     def __init__(self, console: Console) -> None:
+        # rich, when something is drawn: a command's start-up never pays for it
         from rich.live import Live
 
         self.console = console

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO
 
+from spidercli.errors import OutputError, unwritable
 from spidercli.judging.verdict import Verdict
 from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, INVALID_INPUT, STATUSES, VALID
 from spidercli.text.i18n import _, ngettext
@@ -346,8 +347,6 @@ class JunitWriter(Writer):
         try:
             self.spool.write(text)
         except OSError as err:  # past 1 MiB it is a temporary file: a full disk
-            from spidercli.errors import OutputError
-
             raise OutputError(
                 N_(
                     "cannot write the JUnit report's temporary file: {reason}",
@@ -432,7 +431,7 @@ def write_verdicts(
     tally = Tally.new()
     index = None
     if html_dir is not None:
-        from spidercli.judging.pages import PageIndex
+        from spidercli.judging.pages import PageIndex  # --html-dir alone
 
         index = PageIndex(html_dir)
     with contextlib.ExitStack() as stack:
@@ -452,7 +451,5 @@ def write_verdicts(
         try:
             index.close(tally.summary())
         except OSError as err:  # a full disk, a read-only folder: not the logs' fault
-            from spidercli.errors import unwritable
-
             raise unwritable(os.path.join(html_dir or ".", "index.html"), err) from err
     return tally

@@ -15,9 +15,13 @@ from typing import Any
 
 import yaml
 
+from spidercli.errors import InputError
+from spidercli.game.codes import CodeError, Setup, parse_code
+from spidercli.game.rules import RULESETS, check_playable
 from spidercli.judging.formats import csv_row
 from spidercli.judging.verdict import Verdict
 from spidercli.judging.workers import verify_all
+from spidercli.logs.yamlreader import Checker, compose, read_text
 from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, VALID
 from spidercli.report.text import hanging, text_width
 from spidercli.text.i18n import _, ngettext
@@ -37,10 +41,6 @@ class Manifest:
 def load_manifest(path: str) -> Manifest:
     """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs. Read and
     checked like a log: ``InputError`` names the file and the line."""
-    from spidercli.game.codes import CodeError, Setup, parse_code
-    from spidercli.game.rules import RULESETS, check_playable
-    from spidercli.logs.yamlreader import Checker, InputError, compose, read_text
-
     text = read_text(path)
     root = compose(text, path)
     if root is None:

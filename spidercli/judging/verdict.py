@@ -99,13 +99,13 @@ def verify_one(
         verdict = invalid(path, str(err), err.line, want_json)
         if html_dir is None:
             return verdict
-        from spidercli.report.page import error_page, write_page
+        from spidercli.report.page import error_page, write_page  # html_dir alone
 
         page = write_page(html_dir, path, error_page(path, str(err), err.line))
         return replace(verdict, page=page)
     recorder = None
     if html_dir is not None:
-        from spidercli.report.page import Recorder
+        from spidercli.report.page import Recorder  # html_dir alone
 
         recorder = Recorder()
     report = replay(log, rules=ruleset, visitor=recorder)
@@ -135,7 +135,7 @@ def verify_one(
         text = report.json_text(file=path, status=status)
     page = None
     if recorder is not None and status != VALID:
-        from spidercli.report.page import replay_page, write_page
+        from spidercli.report.page import replay_page, write_page  # html_dir alone
 
         page = write_page(html_dir or ".", path, replay_page(report, recorder.frames))
     g = report.game

@@ -19,6 +19,7 @@ from spidercli.game.kpatdeal import card_of_id
 from spidercli.game.rules import KPAT, SPIDER
 from spidercli.kpat.saves import KPatSave, SaveState, read_save
 from spidercli.kpat.xml import SaveError
+from spidercli.logs.reader import parse_log
 from spidercli.logs.writer import format_log
 from spidercli.text.messages import N_
 
@@ -229,8 +230,6 @@ class KPatImport:
     @property
     def log(self) -> MoveLog:
         """``log_text`` read as a ``MoveLog`` (its ``path`` is the save's)."""
-        from spidercli.logs.reader import parse_log
-
         return parse_log(self.log_text, self.save.path)
 
 

@@ -144,7 +144,7 @@ def read_to_rewrite(path: str | Path, limit: int) -> tuple[bytes, Snapshot]:
     """``read_limited`` for a file that will be rewritten in place: its bytes, and the
     ``Snapshot`` that ``write_atomic`` checks before it replaces the file. The path is resolved
     here, once: the file written is the file read, whatever its links point to meanwhile."""
-    import hashlib
+    import hashlib  # a file rewritten in place alone (record): not at every start-up
 
     target = os.path.realpath(path)
     data, info = _read_regular(target, limit, LOG)
@@ -409,7 +409,7 @@ def _check_unchanged(read: Snapshot) -> None:
     the same device and inode (not a link, nor another file renamed over it), size and
     modification time, and the same SHA-256 of its bytes read again (an edit that keeps the size
     and the time, on a file system that counts time coarsely)."""
-    import hashlib
+    import hashlib  # a file rewritten in place alone (record): not at every start-up
 
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)

@@ -61,7 +61,7 @@ def choose_loader() -> type:
     """libyaml's loader (several times faster) when PyYAML has it and ``SPIDERCLI_PURE_YAML`` is
     not ``1``; else ``PureLoader``. Either reads every log the same way."""
     if os.environ.get(PURE_YAML_VARIABLE) != "1":
-        try:
+        try:  # libyaml's, where PyYAML was built with it
             from yaml import CSafeLoader
         except ImportError:  # pragma: no cover - depends on how PyYAML was built
             pass

@@ -19,13 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
+from spidercli import __version__, api
+from spidercli.errors import InputError
+from spidercli.game.rules import lookup_ruleset, unknown_ruleset
+from spidercli.judging.verdict import invalid
 from spidercli.serve.metrics import ENDPOINTS, Metrics
+from spidercli.serve.openapi import document
 from spidercli.serve.pool import Answer, Busy, HintTask, Judges, SolveTask, Task, VerifyTask
 from spidercli.text.messages import did_you_mean, error_json, quoted, shown, utf8_safe
 
@@ -188,8 +194,6 @@ class App:
         except _Gone:  # nobody to answer: not counted
             return
         except Exception as err:  # a bug, not the request's fault: said, and logged
-            import logging
-
             logging.getLogger("uvicorn.error").exception("spidercli serve: internal error")
             message = f"internal error: {type(err).__name__}: {shown(str(err))}. Please report it."
             reply = Reply(500, _json_text(error_json(message, None)))
@@ -351,8 +355,6 @@ class App:
     # ------------------------------------------------------------------------- values
 
     def _rules(self, values: dict[str, Any]) -> str | None:
-        from spidercli.game.rules import lookup_ruleset, unknown_ruleset
-
         rules = values.get("rules")
         if rules is None:
             return None
@@ -440,8 +442,6 @@ class App:
                 answer = await self._ask(task, s.cpu_seconds)
             if answer.status in (200, 422):
                 return answer.body
-            from spidercli.judging.verdict import invalid  # a judge lost: this record says so
-
             message = json.loads(answer.body)["error"]["message"]
             record = invalid(task.name, f"{task.name}: {message}", None, True).json
             assert record is not None
@@ -451,9 +451,6 @@ class App:
         return Reply(200, ('{"records": [' + ", ".join(records) + "]}\n").encode("utf-8"))
 
     async def deal(self, scope: Scope, receive: Receive) -> Reply:
-        from spidercli import api
-        from spidercli.errors import InputError
-
         self._query(scope, ())
         code = scope["path"][len("/v1/deal/") :]
         try:
@@ -501,14 +498,10 @@ class App:
 
     async def openapi(self, scope: Scope, receive: Receive) -> Reply:
         if self._openapi is None:
-            from spidercli.serve.openapi import document
-
             self._openapi = _json_text(document(asdict(self.settings)))
         return Reply(200, self._openapi)
 
     async def health(self, scope: Scope, receive: Receive) -> Reply:
-        from spidercli import __version__
-
         alive = len(self.judges.judges)
         state = "ok" if alive else "no judging process"
         value = {"status": state, "version": __version__, "judges": alive}

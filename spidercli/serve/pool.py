@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import pickle
 import signal
@@ -36,6 +37,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+# What a judge runs, imported once here, before the judges fork, rather than in each judge at
+# its first task.
+from spidercli import api
+from spidercli.errors import InputError
 from spidercli.judging.pool import (
     CAN_MASK,
     FRAME_HEAD,
@@ -46,6 +51,8 @@ from spidercli.judging.pool import (
     worker_init,
 )
 from spidercli.judging.verdict import invalid, verify_one
+from spidercli.play.logtypes import MoveLog
+from spidercli.play.replay import IllegalLogError
 from spidercli.serve.metrics import Metrics
 from spidercli.text.messages import error_json, located, shown
 
@@ -112,20 +119,11 @@ def _spent(signum: int, frame: object) -> None:
 
 
 def _error(message: str, line: int | None = None) -> str:
-    import json
-
     return json.dumps(error_json(message, line), ensure_ascii=False)
 
 
 def _run(task: Task) -> Answer:
     """The task's answer (in a judge)."""
-    import json
-
-    from spidercli import api
-    from spidercli.errors import InputError
-    from spidercli.play.logtypes import MoveLog
-    from spidercli.play.replay import IllegalLogError
-
     if isinstance(task, VerifyTask):
         verdict = verify_one(task.name, task.rules, True, task.max_bytes, content=task.data)
         assert verdict.json is not None
@@ -242,11 +240,6 @@ class Judges:
 
     def start(self) -> None:
         """Fork the judges (from the running event loop's thread)."""
-        # What a judge runs, imported once here rather than in each judge at its first task.
-        import spidercli.api
-        import spidercli.solver.hints
-        import spidercli.solver.result  # noqa: F401
-
         for _ in range(self.count):
             self._release(self._spawn())
 
@@ -259,7 +252,7 @@ class Judges:
         answers_in, answers_out = os.pipe()
         for fd in (tasks_in, answers_in):
             with contextlib.suppress(OSError, AttributeError):
-                import fcntl
+                import fcntl  # not on Windows
 
                 fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if CAN_MASK else None

@@ -136,7 +136,7 @@ def address_room(statm: str = "/proc/self/statm") -> int | None:
     """The bytes this process may still map under its soft ``RLIMIT_AS`` (less its size, as
     ``statm`` gives it) and ``RLIMIT_DATA`` (less its data); None when neither is set (or where
     there are no such limits)."""
-    try:
+    try:  # not on Windows
         import resource
     except ImportError:  # Windows
         return None

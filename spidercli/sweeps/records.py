@@ -571,7 +571,7 @@ def _lock(fd: int, path: str) -> None:
     """Hold ``fd``'s file for this sweep alone (``flock``, not waiting): ``OutputError`` when
     another sweep holds it. Where there is no ``flock`` (Windows) or the file system has no locks,
     nothing is held."""
-    try:
+    try:  # not on Windows
         import fcntl
     except ImportError:  # pragma: no cover - Windows
         return

@@ -38,7 +38,9 @@ from spidercli.game.rules import CLASSIC
 from spidercli.logs.writer import format_log
 from spidercli.play.replay import figures
 from spidercli.sweeps.plan import GRADES, RULES
+from spidercli.text.i18n import _, ngettext, pgettext
 from spidercli.text.messages import N_, quoted, said
+from spidercli.text.words import rank_name
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -407,8 +409,6 @@ def shuffled(numbers: list[int], seed: int) -> Iterator[int]:
 
 def set_text(table: DealSet) -> str:
     """``spidercli deals SET``'s text: the set, and how many of its deals are settled."""
-    from spidercli.text.i18n import _
-
     head = _("{set}: {title}, deals {first}-{last}").format(
         set=table.name,
         title=said(table.info.title),
@@ -424,9 +424,6 @@ def set_text(table: DealSet) -> str:
 
 def entry_text(entry: Settled) -> str:
     """``spidercli deals CODE``'s text: the deal's result and how to check it."""
-    from spidercli.text.i18n import _, ngettext
-    from spidercli.text.words import rank_name
-
     lines: list[str] = []
     if entry.result == "won":
         assert entry.moves is not None
@@ -490,8 +487,6 @@ def entry_text(entry: Settled) -> str:
 
 def grade_word(bucket: str) -> str:
     """A grade's bucket as people say it."""
-    from spidercli.text.i18n import pgettext
-
     words = {
         "easy": pgettext("grade", "easy"),
         "medium": pgettext("grade", "medium"),

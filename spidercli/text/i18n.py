@@ -144,7 +144,7 @@ def _localized(message: str) -> str:
 def _translations() -> NullTranslations:
     global _catalog
     if _catalog is None:
-        import gettext
+        import gettext  # a catalog, when one is read: English needs none
 
         if _language == "en":
             _catalog = gettext.NullTranslations()

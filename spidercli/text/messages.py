@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from spidercli.text.suggest import close_match
+
 LIMIT = 200  # characters of user text echoed in one message
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
@@ -68,8 +70,6 @@ def ascii_note(text: str) -> str:
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """For a ``word`` that names none of ``choices``: ``" (did you mean 'expect'?)"`` naming the
     closest one (``suggest.close_match``), or ``""`` when none is close."""
-    from spidercli.text.suggest import close_match
-
     guess = close_match(word, choices)
     return "" if guess is None else N_(" (did you mean {guess}?)", guess=quoted(guess))
 

@@ -11,7 +11,7 @@ import typer
 
 from spidercli import api
 from spidercli.cli.app import LangOption, dump, fail, unusable, write_output
-from spidercli.errors import InputError
+from spidercli.errors import InputError, unwritable
 from spidercli.sweeps.table import GRADES, entry_text, set_text
 from spidercli.text.i18n import _
 from spidercli.text.messages import N_, said
@@ -127,8 +127,6 @@ def deals(
                 try:
                     os.makedirs(folder, exist_ok=True)
                 except OSError as err:
-                    from spidercli.errors import unwritable
-
                     fail(unwritable(folder, err).message, None, as_json)
                 write_output(os.path.join(folder, f"{chosen.game}.yaml"), text, as_json)
             write_output(manifest, picked.manifest_text(), as_json)

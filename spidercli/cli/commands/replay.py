@@ -21,14 +21,19 @@ from spidercli.cli.app import (
     UnicodeOption,
     dump,
     fail,
-    load,
     no_words_in_json,
+    read_log,
     stdout_color,
     stdout_unicode,
+    unusable,
     write_output,
 )
 from spidercli.cli.options import Show, check_show, parse_show
+from spidercli.errors import InputError
+from spidercli.game.rules import Ruleset
 from spidercli.logs.files import MAX_LOG_BYTES
+from spidercli.play.logtypes import MoveLog
+from spidercli.play.replay import choose_rules
 from spidercli.report.text import Snapshots, Style, report_head, report_tail
 from spidercli.text.messages import N_, message_of, quoted, shown_path
 
@@ -127,6 +132,18 @@ def replay(
     _pictures(report, recorder, html_file, svg_file, which, False)
     sys.stdout.write(report_tail(report, style))
     raise typer.Exit(report.exit_code)
+
+
+def load(
+    log: str, rules: str | None, as_json: bool, max_bytes: int = MAX_LOG_BYTES
+) -> tuple[MoveLog, Ruleset]:
+    """Read a log and choose its ruleset (the report's head names it before the replay runs),
+    or fail (exit 2) naming the file and line."""
+    parsed = read_log(log, as_json, max_bytes)
+    try:
+        return parsed, choose_rules(parsed, rules)  # RulesError is an InputError
+    except InputError as err:
+        unusable(err, as_json)
 
 
 def _recorder(also: Snapshots | None) -> Recorder:

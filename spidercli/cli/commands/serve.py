@@ -131,7 +131,7 @@ def serve(
     """
     if not hasattr(os, "fork"):
         fail(N_("serve needs a system with fork (Linux, macOS, BSD)"), None, False)
-    try:
+    try:  # uvicorn: the serve extra, which may not be installed (said below)
         from spidercli.serve.app import Settings
         from spidercli.serve.server import Options, Stopped, address, bind, serve
     except ImportError as err:
