@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import spidercli
 from spidercli.judging.findlogs import find_logs
-from spidercli.judging.gitignore import TooCostly, parse_line, wildmatch
+from spidercli.judging.gitignore import TooCostly, parse_pattern, wildmatch
 from tests.helpers import ROOT, run
 
 GIT = shutil.which("git")
@@ -207,17 +207,17 @@ def test_a_gitignore_too_costly_to_match_is_refused_naming_it(tmp_path: Path) ->
 
 
 def test_lines_are_read_as_git_reads_them() -> None:
-    assert parse_line(b"# comment") is None
-    assert parse_line(b"") is None
-    assert parse_line(b"   ") is None
-    assert parse_line(b"!") is None
-    hash_name = parse_line(b"\\#name")
+    assert parse_pattern(b"# comment") is None
+    assert parse_pattern(b"") is None
+    assert parse_pattern(b"   ") is None
+    assert parse_pattern(b"!") is None
+    hash_name = parse_pattern(b"\\#name")
     assert hash_name is not None and hash_name.pattern == b"\\#name"
-    spaced = parse_line(b"a  ")
+    spaced = parse_pattern(b"a  ")
     assert spaced is not None and spaced.pattern == b"a"  # trailing spaces dropped
-    kept = parse_line(b"a\\ ")
+    kept = parse_pattern(b"a\\ ")
     assert kept is not None and kept.pattern == b"a\\ "  # unless escaped
-    folder = parse_line(b"!/logs/old/")
+    folder = parse_pattern(b"!/logs/old/")
     assert folder is not None
     assert (folder.pattern, folder.negative, folder.folders_only, folder.by_name) == (
         b"logs/old",

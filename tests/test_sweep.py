@@ -553,12 +553,12 @@ def test_the_workers_share_the_proofs_memory(jobs: int, monkeypatch: pytest.Monk
     from spidercli.solver.search import Problem
 
     monkeypatch.setattr(sweep_run, "shared_memory", lambda: 1 << 30)
-    given_tasks: list[sweep_records.Task] = []
+    given_tasks: list[sweep_records.DealTask] = []
 
     def supervised(
-        tasks: Iterable[sweep_records.Task],
+        tasks: Iterable[sweep_records.DealTask],
         jobs: int,
-        work: Callable[[sweep_records.Task], Any],
+        work: Callable[[sweep_records.DealTask], Any],
         *_: object,
         **__: object,
     ) -> Iterator[Any]:

@@ -359,7 +359,7 @@ def no_words_in_json(as_json: bool, describe: bool) -> None:
         )
 
 
-def read_log(log: str, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> MoveLog:
+def read_log_or_fail(log: str, as_json: bool, max_bytes: int = MAX_LOG_BYTES) -> MoveLog:
     """Read a log (``api.read_log``), or fail (exit 2) naming the file and line."""
     from spidercli import api  # the front door, when a command first calls it: --help never does
 

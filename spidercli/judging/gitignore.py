@@ -315,7 +315,7 @@ def _simple_length(p: bytes) -> int:
     return len(p)
 
 
-def parse_line(line: bytes) -> Pattern | None:
+def parse_pattern(line: bytes) -> Pattern | None:
     """A ``.gitignore`` line (its CR LF or LF already dropped) as git's ``add_pattern`` reads
     it; None for a comment, a blank line or a pattern that can match nothing."""
     if not line or line.startswith(b"#"):
@@ -367,7 +367,7 @@ def parse(data: bytes) -> tuple[Pattern, ...]:
     for line in data.split(b"\n"):
         if line.endswith(b"\r"):
             line = line[:-1]
-        pattern = parse_line(line)
+        pattern = parse_pattern(line)
         if pattern is not None:
             out.append(pattern)
     return tuple(out)
@@ -503,7 +503,7 @@ __all__ = [
     "Rules",
     "TooCostly",
     "parse",
-    "parse_line",
+    "parse_pattern",
     "read_patterns",
     "rules_above",
     "wildmatch",

@@ -25,10 +25,10 @@ from spidercli.judging.verdict import Verdict, invalid, verify_one
 from spidercli.logs.files import MAX_LOG_BYTES, STDIN, Unreadable, read_stdin
 from spidercli.text.messages import located, quoted, shown
 
-Task = tuple[str, "str | None", bool, "int | None", "bytes | str | None", "str | None"]
+LogTask = tuple[str, "str | None", bool, "int | None", "bytes | str | None", "str | None"]
 
 
-def _verify_star(task: Task) -> Verdict:
+def _verify_star(task: LogTask) -> Verdict:
     """One task in a worker: whatever happens, a verdict for this file alone (a bug met on one
     file never costs another file's verdict)."""
     start = time.perf_counter()
@@ -51,7 +51,7 @@ def _tasks(
     want_json: bool,
     max_bytes: int | None,
     html_dir: str | None,
-) -> Iterator[Task]:
+) -> Iterator[LogTask]:
     """The workers' tasks; standard input (``-``) is read here, by the parent."""
     for path in paths:
         data: bytes | str | None = None
@@ -135,7 +135,7 @@ def verdicts(
     )
 
 
-def _died(task: Task, status: int | None) -> Verdict:
+def _died(task: LogTask, status: int | None) -> Verdict:
     """The verdict of the log a worker was verifying when it died (``status``: ``waitpid``'s,
     None when it could not be had)."""
     message = located(

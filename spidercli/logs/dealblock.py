@@ -13,7 +13,7 @@ from spidercli.game.cards import SPELLINGS, card_str, parse_card
 from spidercli.game.codes import Layout, Setup, ordered_deck
 from spidercli.game.pysoldeal import PYSOL_COLUMN_SIZES
 from spidercli.game.rules import GAMES, GameKind
-from spidercli.logs.yamlreader import STR_TAG, Checker, LogError, kind_of, line_of
+from spidercli.logs.yamlreader import STR_TAG, Checker, LogError, line_of, node_kind
 from spidercli.text.messages import N_, Nn_, ascii_note, message_of, prefixed, quoted
 from spidercli.text.words import CardWords
 
@@ -38,7 +38,7 @@ def _cards(c: Checker, node: yaml.Node, what: str) -> list[tuple[int, int]]:
             N_(
                 "{what} must be cards, as text ('9S 8H KD') or a list ([9S, 8H, KD]), not {kind}",
                 what=what,
-                kind=kind_of(node),
+                kind=node_kind(node),
             ),
             node,
         )
@@ -108,7 +108,7 @@ def parse_deal(c: Checker, node: yaml.Node) -> Setup:
             N_(
                 "deal.columns must be a list of {n} columns, not {kind}",
                 n=game.columns,
-                kind=kind_of(cols_node),
+                kind=node_kind(cols_node),
             ),
             cols_node,
         )

@@ -57,7 +57,7 @@ class NotRegularFile(OSError):
         return message
 
 
-def kind_of(mode: int) -> str:
+def file_kind(mode: int) -> str:
     """What a file of this ``st_mode`` is, in words."""
     if stat.S_ISDIR(mode):
         return N_("a directory")
@@ -226,7 +226,7 @@ def _not_regular(mode: int, kind: FileKind) -> str:
         return kind.directory()
     return N_(
         "is {kind}, not a regular file: only regular files and - (standard input) are read",
-        kind=kind_of(mode),
+        kind=file_kind(mode),
     )
 
 
@@ -263,7 +263,7 @@ def open_to_append(path: str) -> int:
 
 
 def _not_appended(mode: int) -> str:
-    return N_("is {kind}, not a regular file: only regular files are written", kind=kind_of(mode))
+    return N_("is {kind}, not a regular file: only regular files are written", kind=file_kind(mode))
 
 
 class LineTooLong(Exception):
@@ -344,7 +344,7 @@ def check_replaceable(path: str | Path) -> None:
         raise NotRegularFile(
             N_(
                 "is {kind}, not a regular file: not replaced (only regular files are written)",
-                kind=kind_of(info.st_mode),
+                kind=file_kind(info.st_mode),
             )
         )
     directory = os.path.dirname(target) or "."
@@ -377,7 +377,7 @@ def write_atomic(path: str | Path, text: str, unchanged: Snapshot | None = None)
         raise NotRegularFile(
             N_(
                 "is {kind}, not a regular file: not replaced (only regular files are written)",
-                kind=kind_of(info.st_mode),
+                kind=file_kind(info.st_mode),
             )
         )
     directory = os.path.dirname(target) or "."

@@ -29,10 +29,10 @@ from spidercli.logs.yamlreader import (
     LogError,
     compose,
     display_name,
-    kind_of,
     line_of,
-    number,
+    node_kind,
     read_text,
+    yaml_number,
 )
 from spidercli.play.logtypes import EXPECT_KEYS, RESULTS, TOP_KEYS, Entry, Expect, MoveLog
 from spidercli.text.messages import N_, ascii_note, did_you_mean, message_of, prefixed, quoted
@@ -93,7 +93,7 @@ def parse_yaml_log(text: str | bytes, path: str = "<log>") -> MoveLog:
     if "player" in top:
         node = top["player"][1]
         if not isinstance(node, yaml.ScalarNode) or node.tag == NULL_TAG:
-            raise c.fail(N_("player must be text, not {kind}", kind=kind_of(node)), node)
+            raise c.fail(N_("player must be text, not {kind}", kind=node_kind(node)), node)
         player = str(node.value)
 
     seconds = None
@@ -101,12 +101,12 @@ def parse_yaml_log(text: str | bytes, path: str = "<log>") -> MoveLog:
         node = top["time"][1]
         if not isinstance(node, yaml.ScalarNode) or node.tag not in (INT_TAG, FLOAT_TAG):
             raise c.fail(
-                N_("time must be a number of seconds, not {kind}", kind=kind_of(node)), node
+                N_("time must be a number of seconds, not {kind}", kind=node_kind(node)), node
             )
         try:
             if not node.value.isascii() or len(node.value) > 40:  # float() takes "١" too
                 raise ValueError(node.value)
-            seconds = float(number(node))  # a whole number of 40 digits is a finite float
+            seconds = float(yaml_number(node))  # a whole number of 40 digits is a finite float
         except ValueError as err:
             raise c.fail(
                 N_(
@@ -130,7 +130,7 @@ def parse_yaml_log(text: str | bytes, path: str = "<log>") -> MoveLog:
         raise c.fail(
             N_(
                 "moves must be a list of actions (use [] for none), not {kind}",
-                kind=kind_of(moves_node),
+                kind=node_kind(moves_node),
             ),
             moves_node,
         )
@@ -141,7 +141,7 @@ def parse_yaml_log(text: str | bytes, path: str = "<log>") -> MoveLog:
                 N_(
                     "moves, entry {i}: expected an action such as '3>7' or 'deal', not {kind}",
                     i=i,
-                    kind=kind_of(node),
+                    kind=node_kind(node),
                 ),
                 node,
             )

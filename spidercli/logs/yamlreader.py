@@ -117,7 +117,7 @@ def line_of(node: yaml.Node) -> int:
     return int(node.start_mark.line) + 1
 
 
-def kind_of(node: yaml.Node) -> str:
+def node_kind(node: yaml.Node) -> str:
     return _KIND.get(node.tag) or N_("a value tagged {tag}", tag=shown(node.tag, 80))
 
 
@@ -142,7 +142,7 @@ def _node_kind(node: yaml.Node) -> str:
     return N_("a single value")
 
 
-def number(node: yaml.ScalarNode) -> int | float:
+def yaml_number(node: yaml.ScalarNode) -> int | float:
     """The number a scalar tagged ``!!int`` or ``!!float`` stands for, as YAML's constructors
     make it (``1_000``, ``0x1f``, ``1:30``, ``.inf``); ``ValueError`` for one they cannot make.
 
@@ -231,14 +231,16 @@ class Checker:
     def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(node, yaml.MappingNode):
             raise self.fail(
-                N_("{what} must be a mapping, not {kind}", what=what, kind=kind_of(node)), node
+                N_("{what} must be a mapping, not {kind}", what=what, kind=node_kind(node)), node
             )
         out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode) or key.tag != STR_TAG:
                 raise self.fail(
                     N_(
-                        "{what}: keys must be plain words, not {kind}", what=what, kind=kind_of(key)
+                        "{what}: keys must be plain words, not {kind}",
+                        what=what,
+                        kind=node_kind(key),
                     ),
                     key,
                 )
@@ -271,7 +273,7 @@ class Checker:
     def text(self, node: yaml.Node, what: str) -> str:
         if not isinstance(node, yaml.ScalarNode) or node.tag != STR_TAG:
             raise self.fail(
-                N_("{what} must be text, not {kind}", what=what, kind=kind_of(node)), node
+                N_("{what} must be text, not {kind}", what=what, kind=node_kind(node)), node
             )
         return str(node.value)
 
@@ -291,7 +293,12 @@ class Checker:
     def integer(self, node: yaml.Node, what: str) -> int:
         if not isinstance(node, yaml.ScalarNode) or node.tag != INT_TAG:
             raise self.fail(
-                N_("{what} must be a whole number, not {kind}", what=what, kind=kind_of(node)), node
+                N_(
+                    "{what} must be a whole number, not {kind}",
+                    what=what,
+                    kind=node_kind(node),
+                ),
+                node,
             )
         if len(node.value) > 40:
             raise self.fail(
@@ -300,7 +307,7 @@ class Checker:
         try:
             if not node.value.isascii():  # int() takes any Unicode digits ("١" is 1)
                 raise ValueError(node.value)
-            value = int(number(node))
+            value = int(yaml_number(node))
         except ValueError as err:
             raise self.fail(
                 N_(
@@ -434,9 +441,9 @@ __all__ = [
     "compose",
     "decode",
     "display_name",
-    "kind_of",
     "line_of",
-    "number",
+    "node_kind",
     "read_text",
     "yaml_line",
+    "yaml_number",
 ]

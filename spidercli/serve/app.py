@@ -32,7 +32,7 @@ from spidercli.game.rules import lookup_ruleset, unknown_ruleset
 from spidercli.judging.verdict import invalid
 from spidercli.serve.metrics import ENDPOINTS, Metrics
 from spidercli.serve.openapi import document
-from spidercli.serve.pool import Answer, Busy, HintTask, Judges, SolveTask, Task, VerifyTask
+from spidercli.serve.pool import Answer, Busy, HintTask, Judges, JudgeTask, SolveTask, VerifyTask
 from spidercli.text.messages import did_you_mean, error_json, quoted, shown, utf8_safe
 
 Scope = dict[str, Any]
@@ -398,7 +398,7 @@ class App:
             )
         return min(value, cap)
 
-    async def _ask(self, task: Task, cpu: float) -> Answer:
+    async def _ask(self, task: JudgeTask, cpu: float) -> Answer:
         answer = await self.judges.ask(task, cpu, cpu + self.guard)
         if answer.verdict is not None:
             self.metrics.verdict(answer.verdict)

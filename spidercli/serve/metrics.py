@@ -25,14 +25,14 @@ ENDPOINTS = (
     "/metrics",
     "other",
 )
-STATUSES = (200, 204, 400, 404, 405, 408, 413, 415, 422, 431, 500, 503)
+HTTP_STATUSES = (200, 204, 400, 404, 405, 408, 413, 415, 422, 431, 500, 503)
 VERDICTS = ("valid", "illegal", "expect-failed", "invalid-input")
 REPLACED = ("died", "cpu", "stuck")  # why a judging process was replaced
 # Latency buckets, in seconds (the last is +Inf).
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 _COUNTS = 0  # requests: endpoint x (status..., other status)
-_HIST = _COUNTS + len(ENDPOINTS) * (len(STATUSES) + 1)  # endpoint x (buckets..., +Inf, sum)
+_HIST = _COUNTS + len(ENDPOINTS) * (len(HTTP_STATUSES) + 1)  # endpoint x (buckets..., +Inf, sum)
 _VERDICTS = _HIST + len(ENDPOINTS) * (len(BUCKETS) + 2)
 _REPLACED = _VERDICTS + len(VERDICTS)
 _SLOT = _REPLACED + len(REPLACED)  # figures in a process's slot
@@ -57,8 +57,8 @@ class Metrics:
     def request(self, endpoint: int, status: int, seconds: float) -> None:
         """A request answered: its endpoint (an index of ``ENDPOINTS``), status and latency."""
         mine = self._mine
-        column = STATUSES.index(status) if status in STATUSES else len(STATUSES)
-        mine[_COUNTS + endpoint * (len(STATUSES) + 1) + column] += 1
+        column = HTTP_STATUSES.index(status) if status in HTTP_STATUSES else len(HTTP_STATUSES)
+        mine[_COUNTS + endpoint * (len(HTTP_STATUSES) + 1) + column] += 1
         base = _HIST + endpoint * (len(BUCKETS) + 2)
         for i, bound in enumerate(BUCKETS):
             if seconds <= bound:
@@ -90,8 +90,8 @@ class Metrics:
         )
         yield "# TYPE spidercli_http_requests_total counter\n"
         for e, endpoint in enumerate(ENDPOINTS):
-            for s, status in enumerate([*map(str, STATUSES), "other"]):
-                value = self._sum(_COUNTS + e * (len(STATUSES) + 1) + s)
+            for s, status in enumerate([*map(str, HTTP_STATUSES), "other"]):
+                value = self._sum(_COUNTS + e * (len(HTTP_STATUSES) + 1) + s)
                 if value:
                     labels = f'endpoint="{endpoint}",status="{status}"'
                     yield f"spidercli_http_requests_total{{{labels}}} {value:.0f}\n"

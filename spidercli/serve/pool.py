@@ -90,7 +90,7 @@ class SolveTask(NamedTuple):
     max_states: int
 
 
-Task = VerifyTask | HintTask | SolveTask
+JudgeTask = VerifyTask | HintTask | SolveTask
 
 
 class Answer(NamedTuple):
@@ -122,7 +122,7 @@ def _error(message: str, line: int | None = None) -> str:
     return json.dumps(error_json(message, line), ensure_ascii=False)
 
 
-def _run(task: Task) -> Answer:
+def _run(task: JudgeTask) -> Answer:
     """The task's answer (in a judge)."""
     if isinstance(task, VerifyTask):
         verdict = verify_one(task.name, task.rules, True, task.max_bytes, content=task.data)
@@ -151,7 +151,7 @@ def _run(task: Task) -> Answer:
     return Answer(200, json.dumps(record, ensure_ascii=False))
 
 
-def _too_costly(task: Task, seconds: float) -> Answer:
+def _too_costly(task: JudgeTask, seconds: float) -> Answer:
     message = located(
         task.name,
         None,
@@ -166,7 +166,7 @@ def _too_costly(task: Task, seconds: float) -> Answer:
     return Answer(422, _error(message))
 
 
-def answer(task: Task, cpu: float) -> tuple[Answer, bool]:
+def answer(task: JudgeTask, cpu: float) -> tuple[Answer, bool]:
     """``task``'s answer within ``cpu`` seconds of this process's CPU, and whether this judge
     must now retire (the budget ran out, or a bug was met: its state may be anything)."""
     try:
@@ -304,7 +304,7 @@ class Judges:
                 self._release(waiter.result())  # handed over as this request was cancelled
             raise
 
-    async def ask(self, task: Task, cpu: float, guard: float) -> Answer:
+    async def ask(self, task: JudgeTask, cpu: float, guard: float) -> Answer:
         """``task``'s answer from a free judge (waiting for one), within ``cpu`` seconds of the
         judge's CPU and ``guard`` seconds of waiting for it once sent. ``Busy`` when no judge is
         free and the queue is full."""

@@ -29,9 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from spidercli.game.cards import KING
 from spidercli.solver.search import Position, Problem
-
-KING = 13
 
 
 def joins(col: bytes) -> int:

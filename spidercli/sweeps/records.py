@@ -72,10 +72,10 @@ def record_of(solution: Solution, seconds: float) -> dict[str, Any]:
 
 
 # (code, timeout, max_states, the proof's budget of bytes: None for proof.default_memory())
-Task = tuple[str, float, "int | None", "int | None"]
+DealTask = tuple[str, float, "int | None", "int | None"]
 
 
-def solve_deal(task: Task) -> dict[str, Any]:
+def solve_deal(task: DealTask) -> dict[str, Any]:
     """One deal's record (in a worker): whatever happens, a record for this deal alone."""
     code, timeout, max_states, memory = task
 
@@ -104,7 +104,7 @@ def failed(code: str, error: str, seconds: float = 0.0) -> dict[str, Any]:
     return record
 
 
-def worker_died(task: Task, status: int | None) -> dict[str, Any]:
+def worker_died(task: DealTask, status: int | None) -> dict[str, Any]:
     """The record of the deal a worker was solving when it died."""
 
     how = worker_death(status)
@@ -764,11 +764,11 @@ __all__ = [
     "FIELDS",
     "MAX_RECORD_BYTES",
     "NOT_JSON",
+    "DealTask",
     "Done",
     "NotRecord",
     "Output",
     "SweepTally",
-    "Task",
     "certificate_path",
     "certificate_problem",
     "failed",

@@ -14,7 +14,7 @@ from spidercli.cli.app import (
     MaxLogBytesOption,
     RulesOverride,
     dump,
-    read_log,
+    read_log_or_fail,
     unusable,
 )
 from spidercli.errors import InputError
@@ -48,7 +48,7 @@ def hint(
     Exit status: 0 a hint (or "no move"); 1 the log has a refused action;
     2 unusable input.
     """
-    parsed = read_log(log, as_json, max_log_bytes)
+    parsed = read_log_or_fail(log, as_json, max_log_bytes)
 
     def searching() -> None:  # a search in the pure Python pass is slow: say so, before it
         note = pure_python_note()

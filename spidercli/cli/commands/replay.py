@@ -22,7 +22,7 @@ from spidercli.cli.app import (
     dump,
     fail,
     no_words_in_json,
-    read_log,
+    read_log_or_fail,
     stdout_color,
     stdout_unicode,
     unusable,
@@ -139,7 +139,7 @@ def load(
 ) -> tuple[MoveLog, Ruleset]:
     """Read a log and choose its ruleset (the report's head names it before the replay runs),
     or fail (exit 2) naming the file and line."""
-    parsed = read_log(log, as_json, max_bytes)
+    parsed = read_log_or_fail(log, as_json, max_bytes)
     try:
         return parsed, choose_rules(parsed, rules)  # RulesError is an InputError
     except InputError as err:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from spidercli import api
-from spidercli.cli.app import LangOption, dump, fail, read_log, unusable, write_output
+from spidercli.cli.app import LangOption, dump, fail, read_log_or_fail, unusable, write_output
 from spidercli.cli.terminal import SolveProgress, stderr_console
 from spidercli.errors import InputError, unwritable
 from spidercli.game.codes import CodeError, Setup
@@ -123,7 +123,7 @@ def solve(
             if not os.path.isfile(code):  # neither a game code nor a log
                 why = N_("{error}; nor is it a log file", error=message_of(err.__cause__))
                 fail(why, None, as_json)
-            found = search(read_log(code, as_json))
+            found = search(read_log_or_fail(code, as_json))
     except InputError as err:
         unusable(err, as_json)
     finally:
