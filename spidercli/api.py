@@ -430,7 +430,9 @@ def standings(
         files = [f for f in files if Path(f).resolve() != skip]
     if not files:
         raise judging_findlogs.no_logs(given)
-    return judging_tournament.standings(files, plan, jobs=workers, max_bytes=limit)
+    result = judging_tournament.standings(files, plan, jobs=workers, max_bytes=limit)
+    result.manifest_file = where
+    return result
 
 
 def duel(a: MoveLog, b: MoveLog) -> Judgement:
@@ -517,11 +519,14 @@ def pick_deals(
     seed: int = 0,
     grade: str | None = None,
     title: str | None = None,
+    ranking: str | None = None,
 ) -> Picked:
     """``count`` winnable deals of the table's set ``name``, drawn from ``seed`` (the same deals
     for the same seed on every machine), of the grade ``grade`` (``easy``, ``medium``, ``hard``)
     when given, as ``spidercli deals SET --pick N`` picks them; ``manifest_text()`` is their
-    tournament manifest. ``InputError`` when the set has fewer such deals."""
+    tournament manifest, named ``title`` and ranking players by ``ranking`` (``score`` or
+    ``wins``; None: the tournament's default, the score). ``InputError`` when the set has fewer
+    such deals."""
     n = _positive(count, "count")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
@@ -531,9 +536,11 @@ def pick_deals(
         raise ValueError(f"grade must be one of {', '.join(sweeps_plan.GRADES)}, not {grade!r}")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a str or None, not {type(title).__name__}")
+    if ranking is not None and ranking not in ("score", "wins"):
+        raise ValueError(f"ranking must be score or wins, not {ranking!r}")
     table = deals(name)
     try:
-        return sweeps_table.pick(table, n, seed=seed, grade=grade, title=title)
+        return sweeps_table.pick(table, n, seed=seed, grade=grade, title=title, ranking=ranking)
     except sweeps_table.TableError as err:
         raise InputError(message_of(err)) from err
 

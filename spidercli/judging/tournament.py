@@ -26,40 +26,81 @@ from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, VALID
 from spidercli.report.text import hanging, text_width
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, Located, Text, message_of, quoted, said, shown, shown_path
-from spidercli.text.words import result_word
+from spidercli.text.words import grade_word, result_word
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
 
 
+RANKINGS = ("score", "wins")  # the apps' summed score; wins, then fewest moves in them
+GRADES = ("easy", "medium", "hard")
+
+
 @dataclass(frozen=True)
 class Manifest:
+    """A tournament's ``name``, ``rules``, ``deals`` (``(deal_id, label)`` in the manifest's
+    order), the ``grades`` it gives them (by deal ID) and its ``ranking``."""
+
     name: str | None
     rules: str | None
     deals: tuple[tuple[str, str], ...]  # (deal_id, label) in the manifest's order
+    grades: tuple[tuple[str, str], ...] = ()  # (deal_id, easy|medium|hard)
+    ranking: str = "score"
 
 
 def load_manifest(path: str) -> Manifest:
-    """``name`` (optional), ``rules`` (optional), ``deals``: game codes or deal IDs. Read and
-    checked like a log: ``InputError`` names the file and the line."""
+    """``name`` (optional), ``rules`` (optional), ``ranking`` (optional: ``score``, the default,
+    or ``wins``), ``deals``: game codes or deal IDs, each alone or as a mapping ``{game: CODE,
+    grade: easy|medium|hard}``. Read and checked like a log: ``InputError`` names the file and
+    the line."""
     text = read_text(path)
     root = compose(text, path)
     if root is None:
         raise InputError(N_("the manifest is empty: expected a mapping with 'deals'"), path=path)
     c = Checker(path, text)
     c.check(root)
-    top = c.mapping(root, N_("the manifest"), ("name", "rules", "deals"))
+    top = c.mapping(root, N_("the manifest"), ("name", "rules", "ranking", "deals"))
     name = c.text(top["name"][1], "name") if "name" in top else None
     rules = c.ruleset(top["rules"][1]) if "rules" in top else None
+    ranking = "score"
+    if "ranking" in top:
+        ranking = c.word(top["ranking"][1], "ranking").lower()
+        if ranking not in RANKINGS:
+            raise c.fail(
+                N_(
+                    "ranking must be score or wins, not {value}",
+                    value=quoted(c.word(top["ranking"][1], "ranking")),
+                ),
+                top["ranking"][1],
+            )
     if "deals" not in top:
         raise c.fail(N_("the manifest has no 'deals' key: a list of game codes or deal IDs"), root)
     deals_node = top["deals"][1]
     if not isinstance(deals_node, yaml.SequenceNode) or not deals_node.value:
         raise c.fail(N_("deals must be a non-empty list of game codes or deal IDs"), deals_node)
     deals: list[tuple[str, str]] = []
-    for item in deals_node.value:
+    grades: list[tuple[str, str]] = []
+    for entry in deals_node.value:
+        item, grade = entry, None
+        if isinstance(entry, yaml.MappingNode):
+            keys = c.mapping(entry, N_("deals: an entry"), ("game", "grade"))
+            if "game" not in keys:
+                raise c.fail(N_("deals: an entry given as a mapping needs its 'game'"), entry)
+            item = keys["game"][1]
+            if "grade" in keys:
+                grade = c.word(keys["grade"][1], "grade").lower()
+                if grade not in GRADES:
+                    raise c.fail(
+                        N_(
+                            "grade must be easy, medium or hard, not {value}",
+                            value=quoted(c.word(keys["grade"][1], "grade")),
+                        ),
+                        keys["grade"][1],
+                    )
         value = c.text(item, N_("deals: an entry")).strip()
         if _DEAL_ID.fullmatch(value.lower()):
             deals.append((value.lower(), N_("explicit deal {id}", id=value.lower())))
+            if grade is not None:
+                grades.append((value.lower(), grade))
             continue
         try:
             setup = Setup.from_code(parse_code(value))
@@ -80,7 +121,9 @@ def load_manifest(path: str) -> Manifest:
                     N_("{error} ({deal})", error=message_of(err), deal=setup.name), item
                 ) from err
         deals.append((setup.deal_id, setup.name))
-    return Manifest(name, rules, tuple(deals))
+        if grade is not None:
+            grades.append((setup.deal_id, grade))
+    return Manifest(name, rules, tuple(deals), tuple(grades), ranking)
 
 
 @dataclass
@@ -97,9 +140,13 @@ class Submission:
     result: str
     moves: int
 
-    def key(self) -> tuple[int, int, int]:
-        """Better first when sorted: higher score, a win, fewer moves."""
-        return (-self.score, 0 if self.result == "won" else 1, self.moves)
+    def key(self, ranking: str = "score") -> tuple[int, int, int]:
+        """Better first when sorted: higher score, a win, fewer moves (``ranking`` ``wins``: a
+        win, fewer moves in it, higher score)."""
+        won = 0 if self.result == "won" else 1
+        if ranking == "wins":
+            return (won, self.moves if won == 0 else 0, -self.score)
+        return (-self.score, won, self.moves)
 
     def to_json(self) -> dict[str, Any]:
         """The object ``tournament --format json`` writes for it."""
@@ -117,7 +164,8 @@ class Submission:
 @dataclass
 class Standing:
     """A player's line of the standings: ``rank`` (equal players share one), ``player``, the
-    totals of the logs that count (``score``, ``wins``, ``moves``) and the ``deals`` played."""
+    totals of the logs that count (``score``, ``wins``, ``moves``), the ``deals`` played and the
+    moves of the games won (``won_moves``: what ranks players of as many wins, by ``wins``)."""
 
     rank: int
     player: str
@@ -125,6 +173,7 @@ class Standing:
     wins: int
     moves: int
     deals: int
+    won_moves: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The object ``tournament --format json`` writes for it."""
@@ -135,6 +184,7 @@ class Standing:
             "wins": self.wins,
             "moves": self.moves,
             "deals": self.deals,
+            "won_moves": self.won_moves,
         }
 
 
@@ -154,13 +204,29 @@ class TournamentResult:
     rejected: list[dict[str, Any]] = field(default_factory=list)
     superseded: list[Submission] = field(default_factory=list)
     from_manifest: bool = False  # whether a manifest named the deals (else: every log counts)
+    ranking: str = "score"
+    grades: dict[str, str] = field(default_factory=dict)  # deal_id -> easy|medium|hard
+    manifest_file: str | None = None
+
+    def played(self, deal_id: str) -> bool:
+        """Whether some log that counts is of the deal."""
+        return any(d == deal_id for _player, d in self.best)
 
     def to_json(self) -> dict[str, Any]:
         """The object ``tournament --format json`` writes for it."""
         return {
             "name": self.name,
             "rules": self.rules,
-            "deals": [{"deal": label, "deal_id": d} for d, label in self.deals],
+            "ranking": self.ranking,
+            "deals": [
+                {
+                    "deal": label,
+                    "deal_id": d,
+                    "grade": self.grades.get(d),
+                    "played": self.played(d),
+                }
+                for d, label in self.deals
+            ],
             "standings": [s.to_json() for s in self.standings],
             "results": [
                 self.best[(s.player, d)].to_json()
@@ -194,6 +260,7 @@ def standings(
 ) -> TournamentResult:
     """The standings of the logs ``paths``, each verified as ``verify`` does (``max_bytes``: the
     size limit of one log, ``files.MAX_LOG_BYTES`` when None)."""
+    ranking = manifest.ranking if manifest else "score"
     wanted = {d for d, _label in manifest.deals} if manifest else None
     labels: dict[str, str] = dict(manifest.deals) if manifest else {}
     order: list[str] = [d for d, _ in manifest.deals] if manifest else []
@@ -236,7 +303,7 @@ def standings(
         held = best.get(key)
         if held is None:
             best[key] = entry
-        elif entry.key() < held.key():
+        elif entry.key(ranking) < held.key(ranking):
             superseded.append(held)
             best[key] = entry
         else:
@@ -249,15 +316,18 @@ def standings(
         s.score += e.score
         s.wins += e.result == "won"
         s.moves += e.moves
+        s.won_moves += e.moves if e.result == "won" else 0
         s.deals += 1
-    ranked = sorted(totals.values(), key=lambda s: (-s.score, -s.wins, s.moves, s.player))
+
+    def standing_key(s: Standing) -> tuple[int, int, int]:
+        if ranking == "wins":
+            return (-s.wins, s.won_moves, -s.score)
+        return (-s.score, -s.wins, s.moves)
+
+    ranked = sorted(totals.values(), key=lambda s: (*standing_key(s), s.player))
     for i, s in enumerate(ranked):
         prev = ranked[i - 1] if i else None
-        same = prev is not None and (prev.score, prev.wins, prev.moves) == (
-            s.score,
-            s.wins,
-            s.moves,
-        )
+        same = prev is not None and standing_key(prev) == standing_key(s)
         s.rank = prev.rank if same and prev is not None else i + 1
     return TournamentResult(
         manifest.name if manifest else None,
@@ -268,6 +338,8 @@ def standings(
         rejected,
         superseded,
         from_manifest=manifest is not None,
+        ranking=ranking,
+        grades=dict(manifest.grades) if manifest else {},
     )
 
 
@@ -306,10 +378,18 @@ def standings_text(out: TournamentResult, wrap: int | None = None) -> str:
             )
         )
         lines.append("")
+    title = _("Tournament")
     if out.name:
         head = _("{name} ({rules} rules)") if out.rules else "{name}"
-        title = _("Tournament")
         lines.append(f"{title:<10}  " + head.format(name=out.name, rules=out.rules))
+    elif out.manifest_file is not None:  # a manifest without a name: its file names it
+        head = _("{name} ({rules} rules)") if out.rules else "{name}"
+        named = shown_path(out.manifest_file)
+        lines.append(f"{title:<10}  " + head.format(name=named, rules=out.rules))
+    if out.ranking == "wins":
+        label = _("Ranking")
+        lines.append(f"{label:<10}  " + _("by wins, then the fewest moves in the games won"))
+    if out.name or out.manifest_file is not None or out.ranking == "wins":
         lines.append("")
     lines.append(_("Standings"))
     # column headings: the English widths, wider when a translation needs it
@@ -319,34 +399,69 @@ def standings_text(out: TournamentResult, wrap: int | None = None) -> str:
         max(n, len(t)) for n, t in ((4, rank), (7, score), (4, wins), (6, moves))
     )
     width = max([len(shown(s.player)) for s in out.standings] + [6, len(player)])
-    lines.append(
-        f"  {rank:>{w_rank}}  {player:<{width}}  {score:>{w_score}}  {wins:>{w_wins}}  "
-        f"{moves:>{w_moves}}  {deals}"
-    )
-    for s in out.standings:
+    if out.ranking == "wins":  # wins first, the moves of the games won, then the score
         lines.append(
-            f"  {s.rank:>{w_rank}}  {shown(s.player):<{width}}  {s.score:>{w_score}}  "
-            f"{s.wins:>{w_wins}}  {s.moves:>{w_moves}}  {s.deals}"
+            f"  {rank:>{w_rank}}  {player:<{width}}  {wins:>{w_wins}}  {moves:>{w_moves}}  "
+            f"{score:>{w_score}}  {deals}"
         )
+        for s in out.standings:
+            lines.append(
+                f"  {s.rank:>{w_rank}}  {shown(s.player):<{width}}  {s.wins:>{w_wins}}  "
+                f"{s.won_moves:>{w_moves}}  {s.score:>{w_score}}  {s.deals}"
+            )
+    else:
+        lines.append(
+            f"  {rank:>{w_rank}}  {player:<{width}}  {score:>{w_score}}  {wins:>{w_wins}}  "
+            f"{moves:>{w_moves}}  {deals}"
+        )
+        for s in out.standings:
+            lines.append(
+                f"  {s.rank:>{w_rank}}  {shown(s.player):<{width}}  {s.score:>{w_score}}  "
+                f"{s.wins:>{w_wins}}  {s.moves:>{w_moves}}  {s.deals}"
+            )
     if not out.standings:
         lines.append("  " + _("(no verified submissions)"))
     lines.append("")
     lines.append(_("Results per deal (score, result, moves)"))
     # a result as people say it (open, rozehraná, kesken): as wide as the widest one shown
     w_result = max([8] + [len(result_word(e.result)) for e in out.best.values()])
-    for deal_id, label in out.deals:
-        lines.append(f"  {said(label)}")
+    played = [(d, label) for d, label in out.deals if out.played(d)]
+    unplayed = [label for d, label in out.deals if not out.played(d)]
+    for deal_id, label in played:
+        grade = out.grades.get(deal_id)
+        head = f"  {said(label)}"
+        if grade is not None:
+            head += f" ({grade_word(grade)})"
+        lines.append(head)
         for s in out.standings:
             e = out.best.get((s.player, deal_id))
+            if e is None:
+                continue
             # the English column says "moves" even for 1; other languages take their forms
-            moves_cell = ngettext("{n:>4} moves", "{n:>4} moves", e.moves) if e else ""
+            moves_cell = ngettext("{n:>4} moves", "{n:>4} moves", e.moves)
             cell = (
                 f"{e.score:>6}  {result_word(e.result):<{w_result}} "
                 f"{moves_cell.format(n=e.moves)}  {shown_path(e.file)}"
-                if e
-                else "     -"
             )
             lines.append(f"    {shown(s.player):<{width}}  {cell}")
+    if unplayed:
+        # one line: as many of the deals' names as it holds, then how many more
+        def unplayed_line(shown_count: int) -> str:
+            names = ", ".join(said(label) for label in unplayed[:shown_count])
+            more = len(unplayed) - shown_count
+            if more > 0:
+                names += ngettext(" and {n} more", " and {n} more", more).format(n=more)
+            return ngettext(
+                "not played: {n} of the {total} deals: {deals}",
+                "not played: {n} of the {total} deals: {deals}",
+                len(unplayed),
+            ).format(n=len(unplayed), total=len(out.deals), deals=names)
+
+        count = 1
+        while count < len(unplayed) and len(unplayed_line(count + 1)) + 2 <= wrap:
+            count += 1
+        text = unplayed_line(count)
+        lines.append(hanging("  ", text, 4, wrap))
     if out.superseded:
         lines.append("")
         lines.append(_("Superseded (the player's better log on the same deal counts)"))

@@ -38,9 +38,9 @@ from spidercli.game.rules import CLASSIC
 from spidercli.logs.writer import format_log
 from spidercli.play.replay import figures
 from spidercli.sweeps.plan import GRADES, RULES
-from spidercli.text.i18n import _, ngettext, pgettext
+from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, quoted, said
-from spidercli.text.words import rank_name
+from spidercli.text.words import grade_word, rank_name
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -485,16 +485,6 @@ def entry_text(entry: Settled) -> str:
     return "\n".join(lines) + "\n"
 
 
-def grade_word(bucket: str) -> str:
-    """A grade's bucket as people say it."""
-    words = {
-        "easy": pgettext("grade", "easy"),
-        "medium": pgettext("grade", "medium"),
-        "hard": pgettext("grade", "hard"),
-    }
-    return words[bucket]
-
-
 @dataclass(frozen=True)
 class Picked:
     """Deals picked from a set (``spidercli deals SET --pick N``): winnable ones, each with its
@@ -505,6 +495,7 @@ class Picked:
     grade: str | None
     title: str | None
     deals: tuple[Settled, ...]
+    ranking: str | None = None
 
     def __repr__(self) -> str:
         return f"<Picked {len(self.deals)} deals of {self.set}, seed {self.seed}>"
@@ -522,14 +513,19 @@ class Picked:
         ]
         if self.title is not None:
             lines.append(f"name: {json.dumps(self.title, ensure_ascii=False)}")
-        lines += [f"rules: {RULES}", "deals:"]
+        lines.append(f"rules: {RULES}")
+        if self.ranking is not None:
+            lines.append(f"ranking: {self.ranking}")
+        lines.append("deals:")
         for entry in self.deals:
-            grade = (
-                ""
-                if entry.grade is None
-                else (f"{entry.grade.bucket} ({entry.grade.wins} of {entry.grade.playouts} won), ")
+            if entry.grade is None:
+                lines.append(f"  - {entry.game}  # {entry.moves} moves")
+                continue
+            g = entry.grade
+            lines.append(
+                f"  - {{game: {entry.game}, grade: {g.bucket}}}  # {g.wins} of {g.playouts} "
+                f"fair playouts won; {entry.moves} moves"
             )
-            lines.append(f"  - {entry.game}  # {grade}{entry.moves} moves")
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, object]:
@@ -538,6 +534,7 @@ class Picked:
             "seed": self.seed,
             "grade": self.grade,
             "title": self.title,
+            "ranking": self.ranking,
             "deals": [
                 {
                     "game": e.game,
@@ -556,6 +553,7 @@ def pick(
     seed: int = 0,
     grade: str | None = None,
     title: str | None = None,
+    ranking: str | None = None,
     grader: Callable[[Settled], Grade] | None = None,
 ) -> Picked:
     """``count`` winnable deals of ``table`` drawn from ``seed`` (``shuffled``), those of the
@@ -590,7 +588,7 @@ def pick(
             )
         )
         raise TableError(fewer)
-    return Picked(table.name, seed, grade, title, tuple(chosen))
+    return Picked(table.name, seed, grade, title, tuple(chosen), ranking)
 
 
 __all__ = [
@@ -606,7 +604,6 @@ __all__ = [
     "TableError",
     "deal_set",
     "entry_text",
-    "grade_word",
     "graded",
     "held",
     "pick",

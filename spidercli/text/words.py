@@ -226,6 +226,16 @@ class ResultWords(Text):
         return result_word(str(self))
 
 
+def grade_word(bucket: str) -> str:
+    """A deal's grade (``easy``, ``medium``, ``hard``: docs/fair.md) as people say it."""
+    words = {
+        "easy": pgettext("grade", "easy"),
+        "medium": pgettext("grade", "medium"),
+        "hard": pgettext("grade", "hard"),
+    }
+    return words[bucket]
+
+
 __all__ = [
     "RANK_NAMES",
     "SUIT_NAMES",
@@ -235,6 +245,7 @@ __all__ = [
     "Words",
     "card_name",
     "card_words",
+    "grade_word",
     "rank_name",
     "result_shown",
     "result_word",

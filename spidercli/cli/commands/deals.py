@@ -14,7 +14,7 @@ from spidercli.cli.app import LangOption, dump, fail, unusable, write_output
 from spidercli.errors import InputError, unwritable
 from spidercli.sweeps.table import GRADES, entry_text, set_text
 from spidercli.text.i18n import _
-from spidercli.text.messages import N_, said
+from spidercli.text.messages import N_, quoted, said
 
 
 def deals(
@@ -54,6 +54,15 @@ def deals(
         str | None,
         typer.Option("--title", help="The tournament's name, in the manifest.", metavar="TEXT"),
     ] = None,
+    ranking: Annotated[
+        str | None,
+        typer.Option(
+            "--ranking",
+            help="How the tournament ranks players: score (summed, the default) or wins (then "
+            "fewest moves).",
+            metavar="R",
+        ),
+    ] = None,
     manifest: Annotated[
         str | None,
         typer.Option(
@@ -86,6 +95,7 @@ def deals(
         (seed is not None, "--seed"),
         (grade is not None, "--grade"),
         (title is not None, "--title"),
+        (ranking is not None, "--ranking"),
         (manifest is not None, "--manifest"),
     ):
         if given and not picking:
@@ -102,16 +112,24 @@ def deals(
                 N_(
                     "--grade must be one of {choices}, not {grade}",
                     choices=", ".join(GRADES),
-                    grade=grade,
+                    grade=quoted(grade),
                 )
             ),
+            None,
+            as_json,
+        )
+    if ranking is not None and ranking not in ("score", "wins"):
+        fail(
+            said(N_("--ranking must be score or wins, not {value}", value=quoted(ranking))),
             None,
             as_json,
         )
     try:
         if picking:
             assert pick is not None
-            picked = api.pick_deals(spec, pick, seed=seed or 0, grade=grade, title=title)
+            picked = api.pick_deals(
+                spec, pick, seed=seed or 0, grade=grade, title=title, ranking=ranking
+            )
         elif is_deal:
             entry = api.settled(spec)
         else:
