@@ -16,8 +16,12 @@ A refusal is facts, not words (``Refusal``: the rule, the cards, a column or a c
 The reference path, and its two copies. Each action has one general check and one effect:
 ``check_move`` (``_check_group``, ``_check_target``, ``_infer_count``) then ``move``;
 ``check_deal`` then ``deal``; ``check_flip`` then ``flip``; ``check_undo`` then ``undo``; ``play``
-dispatches to them and names every refusal. Two copies of the accepting path of a move buy
-measured speed (``make bench``), and each is kept equal to its general twin by a test:
+dispatches to them and names every refusal. What a group may move is asked of
+``groups.movable_length`` (its one Python home, which the solver asks too); which column takes a
+group, of ``_takes``, which a move (``_check_target``) and a tap (``tap_target``) both ask. Two
+copies of the accepting path of a move buy measured speed (``make bench``), and each is kept
+equal to its general twin by a test (and both to ``groups.movable_length`` by
+``tests/test_groups.py``, over random columns):
 
 - ``_plainly_legal``: ``check_move``'s accepting path in one function, used by ``play`` for a
   ``Move``; it returns the card count, or 0 for any doubt (then ``check_move`` decides and names
@@ -29,9 +33,10 @@ measured speed (``make bench``), and each is kept equal to its general twin by a
   the same refusals, position, score, history) and the differential fuzzer
   (``tests/fuzz_fastpaths.py``, whose ``general_paths()`` swaps both copies out at once).
 
-A change to what a move may do changes ``_check_group``/``_check_target``/``_infer_count`` or
-``move``, then both copies, and those two tests tell whether they still agree. The solver has
-its own move generator and compiled pass (``solver.py``, ``_beam.c``): see docs/architecture.md.
+A change to what a move may do changes ``groups.movable_length``, ``_takes``, ``_infer_count``
+or ``move``, then both copies, and those tests tell whether they still agree. The solver has its
+own move generators and compiled passes (``solver/search.py``, ``solver/beam.py``, ``_beam.c``,
+``_proof.c``): see docs/architecture.md, "Change a legality rule".
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from typing import Final, NamedTuple
 from spidercli.game.actions import Action, Deal, Finish, Flip, Move, Tap, Undo
 from spidercli.game.cards import card_str, make_card
 from spidercli.game.codes import GameCode, Layout, Setup, deal_layout
+from spidercli.game.groups import movable_length
 from spidercli.game.rules import GameKind, Ruleset
 
 # Rule IDs, in the rule book's order of precedence.
@@ -405,7 +411,10 @@ class Game:
         """Play ``actions[start:]`` in order up to the first one refused: return its index and
         its refusal, or ``(len(actions), None)`` when every one was applied. The same as calling
         ``play`` on each in turn, only faster: a plainly legal move is checked and applied here,
-        in one loop; every other action (and any move in doubt) goes through ``play``.
+        in one loop; every other action (and any move in doubt) goes through ``play``. The loop
+        is ``check_move``'s twin: its group check (``groups.movable_length``) and target rule
+        (``_takes``) inline, held equal by ``tests/test_play_all.py`` and
+        ``tests/test_groups.py``.
 
         ``record=False`` keeps no undo record of those moves, for a caller that knows no undo
         follows (verifying a log without one): the position, score, counter and everything else
@@ -580,7 +589,9 @@ class Game:
 
     def _plainly_legal(self, action: Move) -> int:
         """The card count K that ``check_move`` would return for ``S>T[:K]``, or 0 for any
-        doubt (then ``check_move`` decides): its accepting path in one function."""
+        doubt (then ``check_move`` decides): its accepting path in one function, its twin's
+        group check (``groups.movable_length``) and target rule (``_takes``) inline, held equal
+        by ``tests/test_fused_move.py`` and ``tests/test_groups.py``."""
         k = action.count
         s = action.source - 1
         t = action.target - 1
@@ -627,28 +638,16 @@ class Game:
         return not col or (self._fd_empty and self.down[t] == len(col))
 
     def movable_length(self, s: int) -> int:
-        """How many cards at the end of column ``s`` (0-based) can move together."""
-        col = self.cols[s]
-        up = len(col) - self.down[s]
-        if up == 0:
-            return 0
-        i = len(col) - 1
-        k = 1
-        if self.permissive:
-            while k < up and (col[i - 1] & 15) == (col[i] & 15) + 1:
-                i -= 1
-                k += 1
-        else:
-            while k < up and col[i - 1] == col[i] + 1:
-                i -= 1
-                k += 1
-        return k
+        """How many cards at the end of column ``s`` (0-based) can move together
+        (``groups.movable_length``, the rule's one home)."""
+        return movable_length(self.cols[s], self.down[s], self.permissive)
 
     def _empty_source(self, s: int) -> Refusal:
         return Refusal(EMPTY_SOURCE, (), (s + 1, self.down[s]))
 
     def _check_group(self, s: int, k: int) -> Refusal | None:
-        """The source checks: empty-source, face-down-card, descending, one suit."""
+        """The source checks: empty-source, face-down-card, descending, one suit (what a group
+        may move: ``groups.movable_length``, asked of the last ``k`` cards alone)."""
         col = self.cols[s]
         up = len(col) - self.down[s]
         if up == 0:
@@ -656,43 +655,38 @@ class Game:
         if k < 1 or k > up:
             return Refusal(FACE_DOWN_CARD, tuple(col[-up:]), (s + 1, k))
         n = len(col)
-        for i in range(n - k, n - 1):
-            if (col[i + 1] & 15) != (col[i] & 15) - 1:
+        if k > 1:
+            if movable_length(col, n - k, True) < k:
                 return Refusal(GROUP_NOT_DESCENDING, tuple(col[n - k :]))
-        if not self.permissive:
-            suit = col[-1] >> 4
-            for i in range(n - k, n - 1):
-                if col[i] >> 4 != suit:
-                    return Refusal(GROUP_MIXED_SUITS, tuple(col[n - k :]))
+            if not self.permissive and movable_length(col, n - k, False) < k:
+                return Refusal(GROUP_MIXED_SUITS, tuple(col[n - k :]))
         return None
+
+    def _takes(self, t: int, first: int) -> bool:
+        """The target rule: column ``t`` takes a group whose first card is ``first`` (its last
+        card one rank higher, or a column that takes anything). ``_check_target`` (for a move)
+        and ``tap_target`` (for a tap) both ask it."""
+        return self._takes_anything(t) or (self.cols[t][-1] & 15) == (first & 15) + 1
 
     def _check_target(self, s: int, t: int, k: int) -> Refusal | None:
-        if self._takes_anything(t):
-            return None
         first = self.cols[s][-k]
-        last = self.cols[t][-1]
-        if (last & 15) != (first & 15) + 1:
-            return Refusal(BUILD_ONE_HIGHER, (first, last))
-        return None
+        if self._takes(t, first):
+            return None
+        return Refusal(BUILD_ONE_HIGHER, (first, self.cols[t][-1]))
 
     def _infer_count(self, s: int, t: int) -> int | Refusal:
-        """``S>T``: the contract's inference of K."""
+        """``S>T``: the contract's inference of K: the card one rank below the target's last,
+        looked for in the source's descending run (``groups.movable_length`` under the
+        permissive rule: the group's suits are ``_check_group``'s to check)."""
         if self._takes_anything(t):
             return self.movable_length(s)
         col = self.cols[s]
-        up = len(col) - self.down[s]
+        run = movable_length(col, self.down[s], True)
         last = self.cols[t][-1]
-        need = (last & 15) - 1
-        i = len(col) - 1
-        k = 1
-        while True:
-            if (col[i] & 15) == need:
-                return k
-            if k == up or (col[i - 1] & 15) != (col[i] & 15) + 1:
-                break
-            i -= 1
-            k += 1
-        return Refusal(BUILD_ONE_HIGHER, (*col[i:], last), (s + 1,))
+        k = (last & 15) - (col[-1] & 15)  # the count that puts a card one rank below ``last`` first
+        if 1 <= k <= run:
+            return k
+        return Refusal(BUILD_ONE_HIGHER, (*col[len(col) - run :], last), (s + 1,))
 
     def check_move(self, s: int, t: int, count: int | None) -> Refusal | int:
         """Check moving the last ``count`` cards of column ``s`` onto column ``t`` (0-based, as
@@ -724,28 +718,24 @@ class Game:
         return None
 
     def tap_target(self, s: int, k: int) -> int | None:
-        """The best column (0-based) for the last ``k`` cards of column ``s``, if any."""
+        """The best column (0-based) for the last ``k`` cards of column ``s``, if any: among
+        the columns the target rule lets take them (``_takes``, which ``_check_target`` asks for
+        a move), the first whose last card is one higher of the same suit, else the first one
+        rank higher, else the first that takes anything."""
         cols = self.cols
-        down = self.down
         first = cols[s][-k]
-        rank_up = (first & 15) + 1
-        any_suit = None
+        any_suit = anything = None
         for t in range(self._ncols):
-            if t == s:
+            if t == s or not self._takes(t, first):
                 continue
-            col = cols[t]
-            if col and down[t] < len(col):
-                last = col[-1]
-                if last == first + 1:
-                    return t
-                if any_suit is None and (last & 15) == rank_up:
-                    any_suit = t
-        if any_suit is not None:
-            return any_suit
-        for t in range(self._ncols):
-            if t != s and self._takes_anything(t):
+            if self._takes_anything(t):
+                if anything is None:
+                    anything = t
+            elif cols[t][-1] == first + 1:
                 return t
-        return None
+            elif any_suit is None:
+                any_suit = t
+        return any_suit if any_suit is not None else anything
 
     def _play_tap(self, action: Tap) -> Refusal | None:
         if self.over is not None:

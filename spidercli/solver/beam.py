@@ -20,6 +20,7 @@ from hashlib import blake2b
 from types import ModuleType
 from typing import NamedTuple
 
+from spidercli.game.groups import movable_length
 from spidercli.solver.search import (
     Position,
     Problem,
@@ -174,11 +175,11 @@ class BeamSolver(Search):
             for i in range(d, n - 1):
                 if col[i + 1] != col[i] - 1:
                     disorder += 1
-            j = n - 1
-            while j > d and col[j - 1] == col[j] + 1:
-                j -= 1
+            # The one-suit run on top. A face-down last card (no legal play reaches one) counts
+            # as a run of one, as in the compiled pass (``info_of`` in ``_beam.c``).
+            same = movable_length(col, min(d, n - 1), False)
             digest = column_digest(col, d)
-            info = (disorder, n - j, 1 << 4 * ((col[0] & 15) + 1), 1 << 4 * (col[-1] & 15), digest)
+            info = (disorder, same, 1 << 4 * ((col[0] & 15) + 1), 1 << 4 * (col[-1] & 15), digest)
             self._info[key] = info
         return info
 
@@ -253,12 +254,8 @@ class BeamSolver(Search):
                 continue
             d = down[s]
             same = infos[s][1]
-            m = same
-            if permissive:
-                i = n - m
-                while m < n - d and (col[i - 1] & 15) == (col[i] & 15) + 1:
-                    m += 1
-                    i -= 1
+            # The group that may move (from a face-down last card, one card, as ``same``).
+            m = movable_length(col, min(d, n - 1), True) if permissive else same
             for k in range(1, m + 1):
                 first = col[n - k]
                 split = k < n - d and col[n - k - 1] == first + 1

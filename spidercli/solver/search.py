@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from spidercli.game.groups import movable_length
+
 if TYPE_CHECKING:
     from spidercli.game.engine import Game
 
@@ -366,17 +368,9 @@ class Solver(Search):
         empties = [i for i in range(ncols) if not cols[i]]
         first_empty = empties[0] if empties else -1
         stock_left = dealt < len(self.p.chunks)
-        # Each non-empty column's trailing one-suit run (face-up), for the consolidation rule.
-        trail = [0] * ncols
-        for t in range(ncols):
-            col = cols[t]
-            n = len(col)
-            if n:
-                j = n - 1
-                lo = down[t]
-                while j > lo and col[j - 1] == col[j] + 1:
-                    j -= 1
-                trail[t] = n - j
+        # Each column's trailing one-suit run (face-up), for the consolidation rule: the group
+        # the classic move rule moves (``groups.movable_length``).
+        trail = [movable_length(cols[t], down[t], False) for t in range(ncols)]
         out: list[Step] = []
         for s in range(ncols):
             col = cols[s]
@@ -386,12 +380,7 @@ class Solver(Search):
             d = down[s]
             up = n - d
             same = trail[s]  # one-suit run at the end
-            m = same
-            if permissive:
-                i = n - m
-                while m < up and (col[i - 1] & 15) == (col[i] & 15) + 1:
-                    m += 1
-                    i -= 1
+            m = movable_length(col, d, True) if permissive else same  # the group that may move
             top_rank = col[-1] & 15
             for t in range(ncols):
                 if t == s:
