@@ -7,8 +7,8 @@ the decisions taken where the rule texts are silent.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, fields
+from typing import Final, Protocol
 
 from spidercli.text.messages import N_, Nn_, did_you_mean, quoted
 
@@ -110,6 +110,82 @@ class Ruleset:
         """What the ruleset is, for people: "classic: the Spider and Spiderette apps' rules,
         500 points, -1 a move, +100 a run"."""
         return f"{self.name}: {self.app}, {self.scoring}"
+
+
+@dataclass(frozen=True)
+class Reach:
+    """A ``Ruleset`` field that can allow a move, deal or flip the solver does not play (it
+    plays the classic rules': automatic flips, no card onto a column of only face-down cards,
+    no deal while a column is empty). ``classic``: its values that allow no more than the
+    classic moves (the classic rules' value among them); under any other, a search that finds
+    no win proves nothing. ``bounded``: its values under which ``solver/bounds.py``'s argument
+    still holds (a move makes at most one join, a deal one a card dealt, a flip none), so the
+    lower bound on a win's moves may be claimed."""
+
+    classic: frozenset[object]
+    bounded: frozenset[object]
+
+
+_BOTH: Final = frozenset({False, True})
+
+# Every field of ``Ruleset``, classified once for the solver's proofs ("unwinnable", locks, the
+# lower bound on a win's moves): None, the field changes only the score, the words, undo or
+# which deals are accepted, none of which a proof speaks of (a win is every run removed, by
+# moves, deals and flips; an undo only goes back to a position already reached; the deal's own
+# move rule, which ``move_rules`` only accepts or refuses, is the one the search plays); or a
+# ``Reach``, the field can allow more than the solver plays. ``classic_moves_only`` and
+# ``bound_holds`` read it; ``tests/test_rules.py`` fails when a field of ``Ruleset`` is missing
+# here, and a field missing at run time proves nothing.
+REACH: Final[dict[str, Reach | None]] = {
+    "name": None,
+    "app": None,
+    "games": None,  # the deal's own geometry is searched
+    "suits": None,
+    "move_rules": None,  # the deal's own move rule is searched
+    "start_score": None,
+    "move_score": None,
+    "deal_score": None,
+    "run_score": None,
+    "flip_score": None,
+    "same_suit_score": None,
+    "win_score": None,
+    "floor_games": None,
+    # Manual flips: a flip the solver does not play, and a deal or move while a column ends
+    # face down, which the classic rules never see.
+    "auto_flip": Reach(classic=frozenset({True}), bounded=_BOTH),
+    # A card or group onto a column of only face-down cards.
+    "face_down_column_is_empty": Reach(classic=frozenset({False}), bounded=_BOTH),
+    # A deal while a column is empty.
+    "deal_with_empty_column": Reach(classic=frozenset({False}), bounded=_BOTH),
+    "undo_depth": None,
+    "undo_after_flip": None,
+    "undo_after_deal": None,
+}
+
+
+def _within(rules: Ruleset, bounded: bool) -> bool:
+    for f in fields(rules):
+        if f.name not in REACH:
+            return False  # unclassified: it may allow anything
+        reach = REACH[f.name]
+        if reach is not None:
+            values = reach.bounded if bounded else reach.classic
+            if getattr(rules, f.name) not in values:
+                return False
+    return True
+
+
+def classic_moves_only(rules: Ruleset) -> bool:
+    """Whether ``rules`` allow no move, deal or flip beyond the classic rules' (every field a
+    ``Reach`` in ``REACH`` has one of its ``classic`` values): then a search of the classic
+    moves that finds no win proves that none exists (``solver.lines.proves_under``)."""
+    return _within(rules, bounded=False)
+
+
+def bound_holds(rules: Ruleset) -> bool:
+    """Whether the lower bound on a win's moves (``solver/bounds.py``) holds under ``rules``
+    (every field a ``Reach`` in ``REACH`` has one of its ``bounded`` values)."""
+    return _within(rules, bounded=True)
 
 
 CLASSIC = Ruleset(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from spidercli.game.actions import Action, Deal, Flip, Move
 from spidercli.game.codes import Setup
 from spidercli.game.engine import Game
-from spidercli.game.rules import Ruleset
+from spidercli.game.rules import Ruleset, bound_holds, classic_moves_only
 from spidercli.solver.beam import BeamSolver
 from spidercli.solver.bounds import lower_bound
 from spidercli.solver.lock import lock
@@ -39,7 +39,8 @@ class SolverBugError(RuntimeError):
 @dataclass
 class Solved:
     """A search's result: the winning actions (None when not found), the final position, and
-    the lower bound on any win's moves from the start (``bounds.lower_bound``)."""
+    the lower bound on any win's moves from the start (``bounds.lower_bound``; 0 under rules its
+    argument does not cover, ``rules.bound_holds``)."""
 
     outcome: Outcome
     actions: list[Action] | None
@@ -93,10 +94,12 @@ def _counting_on(
 
 def proves_under(rules: Ruleset) -> bool:
     """Whether the search's failure proves anything under ``rules``: it plays the classic
-    rules' moves (no card onto a column of only face-down cards, no deal while a column is
-    empty), which win under every ruleset, but rules that allow more (``duel``, ``kpat``) may
-    win where they cannot."""
-    return not rules.face_down_column_is_empty and not rules.deal_with_empty_column
+    rules' moves (automatic flips, no card onto a column of only face-down cards, no deal while
+    a column is empty), which win under every ruleset, but rules that allow more (``duel``,
+    ``kpat``) may win where they cannot. An allow-list: every field of ``Ruleset`` is classified
+    in ``rules.REACH``, and a proof holds only where each that can allow more has a value that
+    allows no more than the classic moves (``rules.classic_moves_only``)."""
+    return classic_moves_only(rules)
 
 
 def search(
@@ -148,7 +151,7 @@ def solve_setup(
 ) -> Solved:
     game = Game.from_setup(setup, rules)
     problem = problem_from_game(game)
-    bound = lower_bound(problem)
+    bound = lower_bound(problem) if bound_holds(rules) else 0  # 0: no win is shorter, surely
     outcome = search(
         problem,
         timeout=timeout,

@@ -24,11 +24,12 @@ ever removed, and the position cannot be won, whatever is played. Nothing is sea
 locked position is proven unwinnable in a handful of milliseconds; most positions are not locked,
 and then ``lock`` says nothing (None) and the proof search decides.
 
-It speaks of the classic rules' moves, as the proof search does (``solution.proves_under``
-says under which rules that proves anything). docs/solver.md, "Locks", has the argument and an
-example: PySol's 4-suit deal 14934, where all eight 3s start face down, each under a King, under
-a 2 (which needs a 3 face up to move) or under a 6 that no 7 frees before a deal puts a King on
-it.
+It speaks of the classic rules' moves, as the proof search does (``lines.proves_under``
+says under which rules that proves anything), and a group is a sequence one rank down each card
+under either move rule (``game.groups.movable_length``). docs/solver.md, "Locks", has the
+argument and an example: PySol's 4-suit deal 14934, where all eight 3s start face down, each
+under a King, under a 2 (which needs a 3 face up to move) or under a 6 that no 7 frees before a
+deal puts a King on it.
 """
 
 from __future__ import annotations
