@@ -33,6 +33,7 @@ from spidercli.errors import InputError
 from spidercli.game.rules import ruleset_named
 from spidercli.logs.files import MAX_LOG_BYTES, too_big
 from spidercli.text.messages import N_, message_of
+from spidercli.text.words import GRADES
 
 # The work modules, each imported when a function first uses it (the commands' table in
 # cli/app.py does the same for the commands): the name it goes by here, and the module.
@@ -532,8 +533,8 @@ def pick_deals(
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     if not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be from 0 to 2**64 - 1, not {seed}")
-    if grade is not None and grade not in sweeps_plan.GRADES:
-        raise ValueError(f"grade must be one of {', '.join(sweeps_plan.GRADES)}, not {grade!r}")
+    if grade is not None and grade not in GRADES:
+        raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a str or None, not {type(title).__name__}")
     if ranking is not None and ranking not in ("score", "wins"):

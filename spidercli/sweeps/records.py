@@ -38,10 +38,11 @@ from spidercli.logs.reader import parse_log
 from spidercli.play.replay import replay
 from spidercli.solver.result import Solution, solve_game
 from spidercli.solver.search import SOLVE_RESULTS
-from spidercli.sweeps.plan import GRADES, RULES
+from spidercli.sweeps.plan import RULES
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.i18n import number as in_language
 from spidercli.text.messages import N_, located, message_of, quoted, shown
+from spidercli.text.words import GRADES
 
 FIELDS = (
     "game",

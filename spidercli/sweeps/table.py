@@ -37,7 +37,7 @@ from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
 from spidercli.logs.writer import format_log
 from spidercli.play.replay import figures
-from spidercli.sweeps.plan import GRADES, RULES
+from spidercli.sweeps.plan import RULES
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, quoted, said
 from spidercli.text.words import grade_word, rank_name
@@ -592,7 +592,6 @@ def pick(
 
 
 __all__ = [
-    "GRADES",
     "SETS",
     "TABLE_RESULTS",
     "DealSet",

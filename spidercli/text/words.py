@@ -226,6 +226,9 @@ class ResultWords(Text):
         return result_word(str(self))
 
 
+GRADES = ("easy", "medium", "hard")  # a deal's grades, easiest first (docs/fair.md)
+
+
 def grade_word(bucket: str) -> str:
     """A deal's grade (``easy``, ``medium``, ``hard``: docs/fair.md) as people say it."""
     words = {
@@ -237,6 +240,7 @@ def grade_word(bucket: str) -> str:
 
 
 __all__ = [
+    "GRADES",
     "RANK_NAMES",
     "SUIT_NAMES",
     "WORDS",

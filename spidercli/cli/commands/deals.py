@@ -12,9 +12,10 @@ import typer
 from spidercli import api
 from spidercli.cli.app import LangOption, dump, fail, unusable, write_output
 from spidercli.errors import InputError, unwritable
-from spidercli.sweeps.table import GRADES, entry_text, set_text
+from spidercli.sweeps.table import entry_text, set_text
 from spidercli.text.i18n import _
 from spidercli.text.messages import N_, quoted, said
+from spidercli.text.words import GRADES
 
 
 def deals(
