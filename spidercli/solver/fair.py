@@ -95,6 +95,7 @@ class FairHint:
     guarded: bool = False
 
     def to_json(self) -> dict[str, object]:
+        """``hint --fair --json``'s object."""
         return {
             "action": None if self.action is None else str(self.action),
             "reasons": self.reasons,
