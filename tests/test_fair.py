@@ -3,6 +3,7 @@ that never depends on the unseen cards, the player who follows it, and the grade
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import replace
@@ -13,8 +14,11 @@ from spidercli.game.actions import Action, Deal, Finish, Flip, Undo
 from spidercli.game.codes import Layout, Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC, RULESETS, Ruleset
+from spidercli.logs.reader import parse_log
+from spidercli.logs.writer import format_log
 from spidercli.solver.fair import DEFAULT_BUDGET, FairBudget, fair_hint, play
 from spidercli.solver.fair_view import Sight, view_of
+from tests.helpers import run
 
 # A small budget for the many positions of the fairness test (the choice is made the same way
 # at every budget); the default budget is tried on some of them too.
@@ -256,6 +260,95 @@ def test_the_player_plays_to_the_end_without_undo() -> None:
 def test_a_bad_budget_is_refused(fields: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         FairBudget(**fields)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------ the command line
+
+
+def _log(tmp_path: object, code: str, actions: list[Action]) -> str:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    path = tmp_path / "game.yaml"
+    path.write_text(format_log(code, [str(a) for a in actions]), encoding="utf-8")
+    return str(path)
+
+
+def test_hint_fair_text_and_json(tmp_path: object) -> None:
+    actions = _walk("PS4-7", 5, 30)
+    log = _log(tmp_path, "PS4-7", actions)
+    text = run("hint", log, "--fair")
+    assert text.exit_code == 0
+    assert text.stdout.startswith("Fair hint: ")
+    assert "Chosen from what a player sees" in text.stdout
+    found = run("hint", log, "--fair", "--json")
+    assert found.exit_code == 0
+    record = json.loads(found.stdout)
+    assert list(record) == ["action", "reasons", "wins_in", "deal_next", "fair"]
+    assert record["fair"] is True and record["wins_in"] is None
+    setup = Setup.from_code(parse_code("PS4-7"))
+    expected = fair_hint(view_of(*_replayed(setup, actions)))
+    assert record["action"] == str(expected.action)
+    assert record["deal_next"] == isinstance(expected.action, Deal)
+    assert f"Fair hint: {expected.action}  (" in text.stdout
+
+
+def test_hint_fair_in_every_language(tmp_path: object) -> None:
+    log = _log(tmp_path, "PS2-5", _walk("PS2-5", 3, 12))
+    cs = run("hint", log, "--fair", "--lang", "cs")
+    fi = run("hint", log, "--fair", "--lang", "fi")
+    assert cs.exit_code == fi.exit_code == 0
+    assert "Fair hint" not in cs.stdout and "Fair hint" not in fi.stdout
+    assert cs.stdout != fi.stdout
+
+
+def test_hint_fair_bad_values(tmp_path: object) -> None:
+    log = _log(tmp_path, "PS4-7", [])
+    both = run("hint", log, "--fair", "--timeout", "3")
+    assert both.exit_code == 2
+    assert "--timeout and --fair" in both.stderr
+    both_json = run("hint", log, "--fair", "--timeout", "3", "--json")
+    assert both_json.exit_code == 2
+    assert "--timeout and --fair" in json.loads(both_json.stdout)["error"]["message"]
+    value = run("hint", log, "--fair=yes")
+    assert value.exit_code == 2
+    refused = run("hint", "fixtures/illegal/build-one-higher.yaml", "--fair")
+    assert refused.exit_code == 1
+    missing = run("hint", str(log) + ".missing", "--fair")
+    assert missing.exit_code == 2
+
+
+def test_api_hint_fair(tmp_path: object) -> None:
+    import spidercli
+
+    actions = _walk("SD2-S1-AAAAAAC", 9, 20)
+    log = spidercli.read_log(_log(tmp_path, "SD2-S1-AAAAAAC", actions))
+    found = spidercli.hint(log, fair=True)
+    assert found.to_json()["fair"] is True
+    setup = Setup.from_code(parse_code("SD2-S1-AAAAAAC"))
+    assert str(found.action) == str(fair_hint(view_of(*_replayed(setup, actions))).action)
+    with pytest.raises(TypeError, match="fair must be a bool"):
+        spidercli.hint(log, fair="yes")  # type: ignore[call-overload]
+    with pytest.raises(spidercli.IllegalLogError):
+        spidercli.hint(spidercli.read_log("fixtures/illegal/build-one-higher.yaml"), fair=True)
+
+
+def test_api_hint_fair_on_a_written_out_deal_ignores_the_unseen_cards(tmp_path: object) -> None:
+    """Through the log, as ``hint LOG --fair`` reads it: a deal written out, then the same deal
+    with its unseen cards rearranged, give the same hint."""
+    import spidercli
+
+    setup = Setup.from_code(parse_code("PS4-7"))
+    actions = _walk("PS4-7", 21, 40)
+    game, sight = _replayed(setup, actions)
+    other = _rearranged(setup, game, sight, random.Random(5))
+    assert other is not None
+    texts = [
+        format_log(s, [str(a) for a in actions]) for s in (Setup(setup.layout, 4, False), other)
+    ]
+    assert texts[0] != texts[1]
+    hints = [spidercli.hint(parse_log(t, "game.yaml"), fair=True).to_json() for t in texts]
+    assert hints[0] == hints[1]
 
 
 def test_a_grade_is_the_players_win_rate_over_playouts() -> None:
