@@ -329,6 +329,8 @@ def test_api_hint_fair(tmp_path: object) -> None:
     assert str(found.action) == str(fair_hint(view_of(*_replayed(setup, actions))).action)
     with pytest.raises(TypeError, match="fair must be a bool"):
         spidercli.hint(log, fair="yes")  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match="max_states is not used with fair=True"):
+        spidercli.hint(log, fair=True, max_states=10)
     with pytest.raises(spidercli.IllegalLogError):
         spidercli.hint(spidercli.read_log("fixtures/illegal/build-one-higher.yaml"), fair=True)
 
