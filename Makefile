@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test test-slow lint bench bench-serve bench-solver bench-kpat bench-sweep fuzz snapshots i18n pictures clean table
+.PHONY: demo test test-slow lint bench bench-serve bench-solver bench-kpat bench-sweep bench-fair fuzz snapshots i18n pictures clean table
 
 # The interpreter is checked before use: one that cannot start (not installed, a pyenv shim for a
 # version pyenv does not have) is told apart from one that starts but is older than 3.10.
@@ -104,6 +104,14 @@ fuzz: $(DEV_STAMP)
 # BENCH_SWEEP_ARGS narrows it, e.g. BENCH_SWEEP_ARGS="--first 50 --timeout 20 --sets kpat-4 pysol-4".
 bench-sweep: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench_sweep --jobs 2 $(BENCH_SWEEP_ARGS)
+
+# The fair player's strength (docs/fair.md): PySol's deals 1-1000 with 1, 2 and 4 suits played by
+# following `hint --fair` without undo, at the shipped budget, two games at a time at nice 10 (a
+# few CPU-hours); records in bench-fair/games.jsonl, resumed when run again. BENCH_FAIR_ARGS
+# narrows it or plays the budget curve, e.g. BENCH_FAIR_ARGS="--suits 4 --deals 1-100" or
+# BENCH_FAIR_ARGS="--curve --out bench-fair/curve.jsonl".
+bench-fair: $(DEV_STAMP)
+	$(BIN)/python -m tests.bench_fair --jobs 2 $(BENCH_FAIR_ARGS)
 
 # The settled table (docs/deals.md): for each set of TABLE_SETS, sweep its deals 1-32000 under
 # nice into TABLE_DIR (resumable: run it again after a stop), sweep again the deals it gave up on

@@ -27,7 +27,7 @@ import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from importlib import import_module
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from spidercli.errors import InputError
 from spidercli.game.rules import ruleset_named
@@ -45,6 +45,8 @@ _WORK: dict[str, str] = {
     "logs_yamlreader": "spidercli.logs.yamlreader",
     "logs_schema": "spidercli.logs.schema",
     "solver_hints": "spidercli.solver.hints",
+    "solver_fair": "spidercli.solver.fair",
+    "solver_fair_view": "spidercli.solver.fair_view",
     "solver_result": "spidercli.solver.result",
     "judging_findlogs": "spidercli.judging.findlogs",
     "judging_workers": "spidercli.judging.workers",
@@ -85,6 +87,8 @@ if TYPE_CHECKING:
     from spidercli.logs import yamlreader as logs_yamlreader
     from spidercli.play import logtypes as play_logtypes
     from spidercli.play import replay as play_replay
+    from spidercli.solver import fair as solver_fair
+    from spidercli.solver import fair_view as solver_fair_view
     from spidercli.solver import hints as solver_hints
     from spidercli.solver import result as solver_result
     from spidercli.sweeps import plan as sweeps_plan
@@ -102,6 +106,7 @@ if TYPE_CHECKING:
     from spidercli.kpat.match import KPatImport
     from spidercli.play.logtypes import MoveLog
     from spidercli.play.replay import Board, ReplayVisitor, Report
+    from spidercli.solver.fair import FairHint
     from spidercli.solver.hints import Hint
     from spidercli.solver.result import Solution
     from spidercli.solver.search import Progress
@@ -261,17 +266,59 @@ def deal(code: str) -> Board:
     return play_replay.Board.start(setup)
 
 
+@overload
 def hint(
     log: MoveLog,
     *,
     rules: str | None = None,
     timeout: float = 5.0,
     max_states: int | None = None,
+    fair: Literal[False] = False,
     on_search: Callable[[], None] | None = None,
-) -> Hint:
+) -> Hint: ...
+
+
+@overload
+def hint(
+    log: MoveLog,
+    *,
+    rules: str | None = None,
+    timeout: float = 5.0,
+    max_states: None = None,
+    fair: Literal[True],
+    on_search: Callable[[], None] | None = None,
+) -> FairHint: ...
+
+
+@overload
+def hint(
+    log: MoveLog,
+    *,
+    rules: str | None = None,
+    timeout: float = 5.0,
+    max_states: int | None = None,
+    fair: bool = False,
+    on_search: Callable[[], None] | None = None,
+) -> Hint | FairHint: ...
+
+
+def hint(
+    log: MoveLog,
+    *,
+    rules: str | None = None,
+    timeout: float = 5.0,
+    max_states: int | None = None,
+    fair: bool = False,
+    on_search: Callable[[], None] | None = None,
+) -> Hint | FairHint:
     """The best next action after ``log`` (never a deal), with the reasons, as ``spidercli
     hint`` gives it; the search for a win takes at most ``timeout`` seconds and ``max_states``
     positions (None: no limit; a budget the same on every machine).
+
+    ``fair=True``: the fair hint (``spidercli hint --fair``, docs/fair.md), chosen from what a
+    player sees (the face-up cards, the face-down counts, the cards seen before in the log),
+    never from the unseen cards: a move, a deal or a flip, never an undo, its budget a count of
+    positions of its own (``timeout`` is not used; ``max_states`` is refused), a ``FairHint``.
 
     ``IllegalLogError`` when the log has a refused action (there is no position to give a hint
     for); ``InputError`` for a ruleset as ``replay``. ``on_search`` is the command line's (called
@@ -280,11 +327,21 @@ def hint(
     """
     seconds = _seconds(timeout, "timeout")
     budget = None if max_states is None else _positive(max_states, "max_states")
-    report = replay(log, rules)
+    if not isinstance(fair, bool):
+        raise TypeError(f"fair must be a bool, not {type(fair).__name__}")
+    if fair and budget is not None:
+        raise ValueError("max_states is not used with fair=True: the fair hint has its own budget")
+    watch = solver_fair_view.SightVisitor() if fair else None
+    report = replay(log, rules, visitor=watch)
     if report.illegal:
         bad = report.illegal[0]
         why = solver_result.no_hint_message(bad)
         raise play_replay.IllegalLogError(why, path=log.path, line=bad.line, report=report)
+    if watch is not None:
+        game = report.game
+        if on_search is not None and game.over is None and not game.flippable():
+            on_search()
+        return solver_fair.fair_hint(solver_fair_view.view_of(game, watch.sight))
     return solver_hints.find_hint(
         report.game, timeout=seconds, max_states=budget, on_search=on_search
     )
