@@ -107,6 +107,7 @@ if TYPE_CHECKING:
     from spidercli.play.logtypes import MoveLog
     from spidercli.play.replay import Board, ReplayVisitor, Report
     from spidercli.solver.fair import FairHint
+    from spidercli.solver.grades import Grade
     from spidercli.solver.hints import Hint
     from spidercli.solver.result import Solution
     from spidercli.solver.search import Progress
@@ -578,13 +579,18 @@ def pick_deals(
     grade: str | None = None,
     title: str | None = None,
     ranking: str | None = None,
+    on_grade: Callable[[str], object] | None = None,
 ) -> Picked:
     """``count`` winnable deals of the table's set ``name``, drawn from ``seed`` (the same deals
     for the same seed on every machine), of the grade ``grade`` (``easy``, ``medium``, ``hard``)
     when given, as ``spidercli deals SET --pick N`` picks them; ``manifest_text()`` is their
     tournament manifest, named ``title`` and ranking players by ``ranking`` (``score`` or
     ``wins``; None: the tournament's default, the score). ``InputError`` when the set has fewer
-    such deals."""
+    such deals.
+
+    Every deal drawn is graded: by the table when it holds the deal's grade, else by the fair
+    player (``solver/fair.grade``: 8 playouts, some seconds of CPU a 4-suit deal, the same
+    grade on every machine); ``on_grade(code)`` is called before each such grading."""
     n = _positive(count, "count")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
@@ -598,9 +604,23 @@ def pick_deals(
         raise ValueError(f"ranking must be score or wins, not {ranking!r}")
     table = deals(name)
     try:
-        return sweeps_table.pick(table, n, seed=seed, grade=grade, title=title, ranking=ranking)
+        return sweeps_table.pick(
+            table,
+            n,
+            seed=seed,
+            grade=grade,
+            title=title,
+            ranking=ranking,
+            grader=lambda entry: _graded(entry.game, on_grade),
+        )
     except sweeps_table.TableError as err:
         raise InputError(message_of(err)) from err
+
+
+def _graded(code: str, on_grade: Callable[[str], object] | None) -> Grade:
+    if on_grade is not None:
+        on_grade(code)
+    return solver_fair.grade(code)
 
 
 __all__ = [

@@ -32,8 +32,9 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from spidercli.game.codes import Setup, parse_code
-from spidercli.solver.fair import DEFAULT_BUDGET, WORTHS, FairBudget, bucket_of, grade, play
-from spidercli.sweeps.plan import GRADES
+from spidercli.solver.fair import DEFAULT_BUDGET, WORTHS, FairBudget, grade, play
+from spidercli.solver.grades import bucket_of
+from spidercli.text.words import GRADES
 
 # The budgets of the curve (4 suits, where the shipped worth, ``auto``, is ``levels``): samples,
 # beam width, depth, from one sample one move deep (a greedy player) to twice the shipped
@@ -193,6 +194,8 @@ def grades(args: argparse.Namespace) -> None:
                 sink.flush()
     graded = {str(r["game"]): r for r in read_records(out) if str(r["game"]) in set(codes)}
     for r in graded.values():  # the bucket by today's thresholds
+        if "wins" in r:  # today's records: wins of playouts (an earlier run's: the rate)
+            r["rate"] = int(str(r["wins"])) / int(str(r["playouts"]))
         r["bucket"] = bucket_of(float(str(r["rate"])))
     sweep = {str(r["game"]): r for r in read_records(Path(args.sweep))} if args.sweep else {}
     won = [c for c in codes if c in graded and sweep.get(c, {}).get("result") == "won"]

@@ -354,15 +354,21 @@ def test_api_hint_fair_on_a_written_out_deal_ignores_the_unseen_cards(tmp_path: 
 
 
 def test_a_grade_is_the_players_win_rate_over_playouts() -> None:
-    from spidercli.solver.fair import EASY, MEDIUM, FairGrade, bucket_of, grade
+    from spidercli.solver.fair import grade
+    from spidercli.solver.grades import EASY, MEDIUM, Grade, bucket_of
 
     found = grade("SD1-S1-AAAAABD", playouts=3, budget=SMALL)
     setup = Setup.from_code(parse_code("SD1-S1-AAAAABD"))
     wins = sum(play(setup, budget=SMALL, salt=salt).won for salt in (1, 2, 3))
-    assert found == FairGrade(wins / 3, 3, bucket_of(wins / 3))
+    assert found == Grade(wins, 3) and found.bucket == bucket_of(wins / 3)
     assert grade("SD1-S1-AAAAABD", playouts=3, budget=SMALL) == found  # the same every time
-    assert found.to_json() == {"rate": wins / 3, "playouts": 3, "bucket": found.bucket}
+    assert found.to_json() == {"bucket": found.bucket, "wins": wins, "playouts": 3}
     assert [bucket_of(r) for r in (1.0, EASY, MEDIUM, 0.0)] == ["easy", "easy", "medium", "hard"]
+    # hard: none of 8 won; medium: one; easy: two or more (docs/fair.md)
+    assert [Grade(w, 8).bucket for w in range(9)] == ["hard", "medium"] + ["easy"] * 7
+    for bad in ((9, 8), (-1, 8), (0, 0), (True, 8)):
+        with pytest.raises(ValueError, match="not a count of playouts won"):
+            Grade(*bad)
     with pytest.raises(ValueError, match="playouts must be"):
         grade("SD1-S1-AAAAABD", playouts=0)
     with pytest.raises(ValueError):

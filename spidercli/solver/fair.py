@@ -31,6 +31,7 @@ from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC, Ruleset
 from spidercli.solver.beam import BeamSolver
 from spidercli.solver.fair_view import Sight, View, shown_key, view_of
+from spidercli.solver.grades import PLAYOUTS, Grade
 from spidercli.solver.hints import reasons_for
 from spidercli.solver.search import Problem, Step, _Budget
 from spidercli.text.messages import N_, Nn_
@@ -355,64 +356,33 @@ def play(
 # A grade's playouts and budget: each playout is the player with another sampling seed (salt
 # 1, 2, ...). The budget is the shipped hint's, fewer samples: a 4-suit deal costs a few CPU
 # seconds to grade (docs/fair.md).
-GRADE_PLAYOUTS = 8
 GRADE_BUDGET = FairBudget(samples=4, width=5, depth=15)
-# The buckets: a win rate at or above EASY is easy, at or above MEDIUM medium, else hard. Chosen
-# from the measured rates of PySol's 4-suit deals (all winnable), most of which the player wins
-# in 0 or 1 of 8 playouts: hard is none won, medium one, easy two or more (docs/fair.md).
-EASY = 0.25
-MEDIUM = 0.125
-
-
-@dataclass(frozen=True)
-class FairGrade:
-    """A deal's difficulty for a player who sees what a person sees: the fair player's win
-    ``rate`` over ``playouts`` games (each with its own sampling seed), and its ``bucket``
-    (``easy``, ``medium`` or ``hard``)."""
-
-    rate: float
-    playouts: int
-    bucket: str
-
-    def to_json(self) -> dict[str, object]:
-        return {"rate": self.rate, "playouts": self.playouts, "bucket": self.bucket}
-
-
-def bucket_of(rate: float) -> str:
-    """The bucket of a win rate (``EASY``, ``MEDIUM``)."""
-    return "easy" if rate >= EASY else "medium" if rate >= MEDIUM else "hard"
 
 
 def grade(
     deal: str | Setup,
     *,
-    playouts: int = GRADE_PLAYOUTS,
+    playouts: int = PLAYOUTS,
     budget: FairBudget = GRADE_BUDGET,
     rules: Ruleset = CLASSIC,
-) -> FairGrade:
+) -> Grade:
     """The grade of a deal (a game code, or a ``Setup``): the same on every machine (the
     budgets are counts, the seeds fixed). ``ValueError`` for text that is not a game code."""
     setup = Setup.from_code(parse_code(deal)) if isinstance(deal, str) else deal
     if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
         raise ValueError(f"playouts must be an int, 1 or more, not {playouts!r}")
     won = sum(play(setup, rules, budget, salt=salt).won for salt in range(1, playouts + 1))
-    rate = won / playouts
-    return FairGrade(rate, playouts, bucket_of(rate))
+    return Grade(won, playouts)
 
 
 __all__ = [
     "CPU_GUARD",
     "DEFAULT_BUDGET",
-    "EASY",
     "GRADE_BUDGET",
-    "GRADE_PLAYOUTS",
     "MAX_ACTIONS",
-    "MEDIUM",
     "FairBudget",
     "FairGame",
-    "FairGrade",
     "FairHint",
-    "bucket_of",
     "fair_hint",
     "grade",
     "legal_steps",

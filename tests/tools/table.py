@@ -5,6 +5,7 @@ it.
     python -m tests.tools.table unknown PS4      # the deals left unknown, with what was tried
     python -m tests.tools.table stats PS4        # sizes, moves, gaps
     python -m tests.tools.table gave-up PS4 ps4.jsonl ps4-retry.jsonl   # the deals to sweep again
+    python -m tests.tools.table grade PS4 --seed 0 --count 500 -o grades.jsonl   # fair grades
 
 ``build`` reads every record of the set's deals in the files given (``spidercli sweep
 PS4-1..32000 -o ps4.jsonl``; several files, as shards concatenated, or a retry with a longer
@@ -31,9 +32,10 @@ from spidercli import api
 from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
+from spidercli.solver.grades import Grade
 from spidercli.solver.lock import lock
 from spidercli.solver.search import problem_from_game
-from spidercli.sweeps.table import SETS, DealSet, Grade, SetInfo, deal_set, held, split_code
+from spidercli.sweeps.table import SETS, DealSet, SetInfo, deal_set, held, split_code
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -143,12 +145,43 @@ def build(info: SetInfo, paths: list[str], grades: dict[str, Grade], out: Path) 
 
 
 def read_grades(paths: list[str]) -> dict[str, Grade]:
-    from spidercli.sweeps.table import graded
-
+    """Grades' records (``grade`` below, or ``make bench-fair``'s ``--grades``): the last of
+    each deal."""
     out: dict[str, Grade] = {}
     for _path, _i, r in records(paths):
-        out[r["game"]] = graded(int(r["wins"]), int(r["playouts"]))
+        playouts = int(r["playouts"])
+        wins = int(r["wins"]) if "wins" in r else round(float(r["rate"]) * playouts)
+        out[r["game"]] = Grade(wins, playouts)
     return out
+
+
+def _grade_one(code: str) -> dict[str, object]:
+    from spidercli.solver.fair import grade
+
+    start = time.process_time()
+    found = grade(code)
+    return {"game": code, **found.to_json(), "cpu": round(time.process_time() - start, 3)}
+
+
+def grade_deals(info: SetInfo, seed: int, count: int, out: Path, jobs: int) -> None:
+    """Grade ``count`` won deals of the shipped table in the order ``deals SET --pick`` draws
+    them from ``seed`` (so that picks with that seed find their grades in the table), each
+    deal's record a line of ``out`` (resumable: deals already there are skipped)."""
+    from multiprocessing import Pool
+
+    from spidercli.sweeps.table import shuffled
+
+    table = deal_set(info.name)
+    order = [info.code(n) for n in shuffled(table.won_numbers(), seed)][:count]
+    done = set(read_grades([str(out)])) if out.exists() else set()
+    todo = [code for code in order if code not in done]
+    with (
+        out.open("a", encoding="utf-8") as sink,
+        Pool(jobs, initializer=os.nice, initargs=(19,)) as pool,
+    ):
+        for record in pool.imap(_grade_one, todo):
+            sink.write(json.dumps(record) + "\n")
+            sink.flush()
 
 
 def gave_up(info: SetInfo, first: str, retry: str) -> list[str]:
@@ -269,6 +302,12 @@ def main(argv: list[str] | None = None) -> None:
     f = sub.add_parser("figures", help="docs/deals.md's section on what the table holds")
     f.add_argument("set", choices=sorted(SETS))
     sub.add_parser("doc", help="rewrite docs/deals.md's figures from the shipped tables")
+    gr = sub.add_parser("grade", help="grade won deals in a pick's order (resumable)")
+    gr.add_argument("set", choices=sorted(SETS))
+    gr.add_argument("--seed", type=int, default=0)
+    gr.add_argument("--count", type=int, default=1000)
+    gr.add_argument("--jobs", type=int, default=1)
+    gr.add_argument("-o", "--output", type=Path, required=True)
     g = sub.add_parser("gave-up", help="the deals a sweep gave up on that a retry has not tried")
     g.add_argument("set", choices=sorted(SETS))
     g.add_argument("first", help="the first sweep's records")
@@ -281,6 +320,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "build":
         out = args.output or ROOT / "spidercli" / "sweeps" / "tables" / f"{info.name}.txt.xz"
         build(info, args.records, read_grades(args.grades), out)
+    elif args.command == "grade":
+        grade_deals(info, args.seed, args.count, args.output, args.jobs)
     elif args.command == "figures":
         print(figures(deal_set(info.name)), end="")
     elif args.command == "gave-up":
