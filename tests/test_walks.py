@@ -27,6 +27,8 @@ import pytest
 from tests.helpers import ROOT
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
+# What the copy needs besides the package and the fixtures to run the checkout's tests on it.
+CHECKOUT = ("tests", "docs", "pyproject.toml", "MANIFEST.in", "README.md")
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,7 @@ def cli(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def pytest_on(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The copy's tests, run on the copy's package."""
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
         cwd=copy,
         env={**_env(copy), "SPIDERCLI_REQUIRE_COMPILED": "0"},
         capture_output=True,
@@ -143,7 +145,7 @@ def test_add_a_language_and_run_its_tests(tmp_path: Path) -> None:
     docs/i18n.md left out, the walk's step 3, which a copy of Czech does not write), the new
     language's snapshots added as ``make snapshots`` adds them."""
     _, blocks = walk("Add a language")
-    copy = scratch(tmp_path, "tests", "docs", "pyproject.toml")
+    copy = scratch(tmp_path, *CHECKOUT)
     apply(blocks, copy)
     ran = pytest_on(
         copy,
@@ -157,7 +159,8 @@ def test_add_a_language_and_run_its_tests(tmp_path: Path) -> None:
         "--snapshot-update",
     )
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
-    assert "[sk]" in pytest_on(copy, "tests/test_words.py", "--collect-only", "-q").stdout
+    listed = pytest_on(copy, "tests/test_i18n_numbers.py", "--collect-only").stdout
+    assert "test_separators_are_the_cldr_ones[sk]" in listed
 
 
 # ------------------------------------------------------------------------------- add a ruleset
@@ -193,7 +196,7 @@ def test_add_an_output_format(tmp_path: Path) -> None:
 def test_add_a_format_or_a_ruleset_and_run_the_tests_that_list_them(tmp_path: Path) -> None:
     """Both walks' last step on one copy: the tests that list every format and every ruleset
     take the new ones, with the snapshots ``make snapshots`` would add."""
-    copy = scratch(tmp_path, "tests", "docs", "pyproject.toml")
+    copy = scratch(tmp_path, *CHECKOUT)
     apply(walk("Add a ruleset")[1] + walk("Add an output format")[1], copy)
     ran = pytest_on(
         copy,
@@ -204,7 +207,7 @@ def test_add_a_format_or_a_ruleset_and_run_the_tests_that_list_them(tmp_path: Pa
         "--snapshot-update",
     )
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
-    listed = pytest_on(copy, "tests/test_verify.py", "--collect-only", "-q").stdout
+    listed = pytest_on(copy, "tests/test_verify.py", "--collect-only").stdout
     assert "[shout]" in listed
 
 
@@ -310,19 +313,20 @@ _TARGET_RULE = re.compile(
 def test_a_rule_changed_in_the_reference_path_alone_fails_the_walk_s_tests(
     tmp_path: Path,
 ) -> None:
-    """The walk's step 2: the engine's two copies of a move's accepting path are kept equal to
-    the reference path by ``tests/test_fused_move.py`` and ``tests/test_play_all.py``. Change
-    the target rule in ``Game._check_target`` alone (any card takes any) and both fail."""
+    """The walk's steps 1 and 2: the reference path's rules are followed by the engine's fused
+    path (``Game._plainly_legal``, kept equal by ``tests/test_fused_move.py``) and its move
+    generator (``Game.legal_moves``: ``tests/test_properties.py``). Change the target rule in
+    ``Game._check_target`` alone (no card may be built on) and each of those tests fails, as
+    the walk promises."""
     body, _ = walk("Change a legality rule")
-    assert "Game._check_target" in body
-    for test in ("tests/test_fused_move.py", "tests/test_play_all.py"):
-        assert test in body
+    tests = ("tests/test_fused_move.py", "tests/test_properties.py")
+    for named in ("Game._check_target", "Game._plainly_legal", "Game.legal_moves", *tests):
+        assert f"`{named}`" in body, named
     copy = scratch(tmp_path, "tests", "pyproject.toml")
     engine = copy / "spidercli" / "game" / "engine.py"
-    code = engine.read_text(encoding="utf-8")
-    changed, count = _TARGET_RULE.subn(r"\1False\3", code)
+    changed, count = _TARGET_RULE.subn(r"\1True\3", engine.read_text(encoding="utf-8"))
     assert count == 1, "Game._check_target's refusal moved: this test must follow it"
     engine.write_text(changed, encoding="utf-8")
-    for test in ("tests/test_fused_move.py", "tests/test_play_all.py"):
+    for test in tests:
         ran = pytest_on(copy, test, "-x")
         assert ran.returncode == 1 and " failed" in ran.stdout, (test, ran.stdout[-2000:])
