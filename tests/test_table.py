@@ -333,3 +333,38 @@ def test_deals_pick_into_a_folder_that_cannot_be_made_exits_2(tmp_path: Path) ->
     result = run("deals", "PS4", "--pick", "2", "--manifest", str(tmp_path / "m.yaml"))
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_make_tables_retry_list_is_the_gave_ups_not_settled_or_retried(tmp_path: Path) -> None:
+    from tests.tools.table import gave_up
+
+    def rec(game: str, result: str) -> str:
+        return json.dumps({"game": game, "result": result}) + "\n"
+
+    first = tmp_path / "ps4.jsonl"
+    first.write_text(
+        rec("PS4-1", "won")
+        + rec("PS4-2", "gave-up")
+        + rec("PS4-3", "gave-up")
+        + rec("PS4-3", "won")  # settled by a later run: not retried
+        + rec("PS4-4", "gave-up")
+        + rec("PS4-4", "gave-up")  # given up twice: listed once
+        + rec("PS2-5", "gave-up")  # another set's
+        + rec("PS4-6", "gave-up")
+        + "not json\n"
+    )
+    retry = tmp_path / "ps4-retry.jsonl"
+    info = SETS["PS4"]
+    assert gave_up(info, str(first), str(retry)) == ["PS4-2", "PS4-4", "PS4-6"]
+    retry.write_text(rec("PS4-6", "gave-up"))
+    assert gave_up(info, str(first), str(retry)) == ["PS4-2", "PS4-4"]
+
+
+def test_the_docs_figures_are_the_shipped_tables() -> None:
+    """docs/deals.md says what the table holds as `python -m tests.tools.table doc` writes it."""
+    from tests.tools.table import DOC, DOC_END, DOC_START, doc_figures
+
+    text = DOC.read_text(encoding="utf-8")
+    assert DOC_START in text and DOC_END in text
+    section = text.partition(DOC_START)[2].partition(DOC_END)[0]
+    assert section == "\n" + doc_figures() + "\n"
