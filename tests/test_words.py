@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from spidercli.text import i18n
-from spidercli.text.messages import N_, said
 from spidercli.text.languages import Words, language_named
+from spidercli.text.messages import N_, said
 from spidercli.text.words import CardWords, card_name, rank_name, run_words, suit_word
 from tests.helpers import TRANSLATED, cards
 

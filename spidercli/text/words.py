@@ -27,7 +27,7 @@ from typing import Any
 
 from spidercli.text.i18n import language, npgettext, pgettext
 from spidercli.text.languages import Words, language_named
-from spidercli.text.languages.en import RANK_NAMES, SUIT_NAMES, card_words
+from spidercli.text.languages.en import card_words
 from spidercli.text.messages import Text
 
 
