@@ -14,6 +14,7 @@ tests the walk says keep its copies equal.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 import shutil
@@ -214,6 +215,7 @@ def test_add_a_format_or_a_ruleset_and_run_the_tests_that_list_them(tmp_path: Pa
 # ---------------------------------------------------------------------- change a legality rule
 
 
+@functools.cache
 def _definitions() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     """Every module's top-level names (by module name: ``lines``, ``refusals``) and every
     class's (by class name: ``Game``), in the package and the tests."""
