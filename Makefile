@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test test-slow lint bench bench-serve bench-solver bench-kpat bench-sweep fuzz snapshots i18n pictures clean
+.PHONY: demo test test-slow lint bench bench-serve bench-solver bench-kpat bench-sweep bench-fair fuzz snapshots i18n pictures clean table
 
 # The interpreter is checked before use: one that cannot start (not installed, a pyenv shim for a
 # version pyenv does not have) is told apart from one that starts but is older than 3.10.
@@ -85,9 +85,10 @@ bench-kpat: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench_kpat
 
 # A long fuzzing run, not part of make test (docs/fuzzing.md): the fast paths' differential
-# fuzzer, then each campaign of tests/fuzz_hostile.py (the API, the two YAML readers, import kpat,
-# record, verify's workers, a full disk), FUZZ_SECONDS each, under nice. Failing inputs are
-# written to FUZZ_OUT; the exit status is 1 when any failed. Some 35 min with the defaults.
+# fuzzer, then each campaign of tests/fuzz_hostile.py (the API, the two YAML readers, YAML tags,
+# import kpat, record, verify's workers, a full disk, sweep's output files), FUZZ_SECONDS each,
+# under nice. Failing inputs are written to FUZZ_OUT; the exit status is 1 when any failed. Some
+# 45 min with the defaults (9 runs of FUZZ_SECONDS).
 FUZZ_SECONDS ?= 300
 FUZZ_SEED ?= 1
 FUZZ_OUT ?= /tmp/spidercli-fuzz
@@ -103,6 +104,37 @@ fuzz: $(DEV_STAMP)
 # BENCH_SWEEP_ARGS narrows it, e.g. BENCH_SWEEP_ARGS="--first 50 --timeout 20 --sets kpat-4 pysol-4".
 bench-sweep: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench_sweep --jobs 2 $(BENCH_SWEEP_ARGS)
+
+# The fair player's strength (docs/fair.md): PySol's deals 1-1000 with 1, 2 and 4 suits played by
+# following `hint --fair` without undo, at the shipped budget, two games at a time at nice 10 (a
+# few CPU-hours); records in bench-fair/games.jsonl, resumed when run again. BENCH_FAIR_ARGS
+# narrows it or plays the budget curve, e.g. BENCH_FAIR_ARGS="--suits 4 --deals 1-100" or
+# BENCH_FAIR_ARGS="--curve --out bench-fair/curve.jsonl".
+bench-fair: $(DEV_STAMP)
+	$(BIN)/python -m tests.bench_fair --jobs 2 $(BENCH_FAIR_ARGS)
+
+# The settled table (docs/deals.md): for each set of TABLE_SETS, sweep its deals 1-32000 under
+# nice into TABLE_DIR (resumable: run it again after a stop), sweep again the deals it gave up on
+# with the longer budget, one at a time, then check every record and write
+# spidercli/sweeps/tables/SET.txt.xz, and docs/deals.md's figures. Many CPU-hours for a whole
+# set (docs/deals.md).
+TABLE_SETS ?= PS4
+TABLE_DIR ?= table-runs
+TABLE_ARGS ?= --timeout 60 --jobs 2
+TABLE_RETRY_ARGS ?= --timeout 7200 --max-states 200000000 --jobs 1
+table: $(DEV_STAMP)
+	mkdir -p $(TABLE_DIR)
+	for s in $(TABLE_SETS); do \
+	  first=$(TABLE_DIR)/$$s.jsonl; retry=$(TABLE_DIR)/$$s-retry.jsonl; \
+	  nice -n 19 $(BIN)/spidercli sweep $$s-1..32000 $(TABLE_ARGS) -o $$first || exit 1; \
+	  codes=$$($(BIN)/python -m tests.tools.table gave-up $$s $$first $$retry) || exit 1; \
+	  if [ -n "$$codes" ]; then \
+	    nice -n 19 $(BIN)/spidercli sweep $$codes $(TABLE_RETRY_ARGS) -o $$retry || exit 1; \
+	  fi; \
+	  touch $$retry; \
+	  $(BIN)/python -m tests.tools.table build $$s $$first $$retry || exit 1; \
+	done
+	$(BIN)/python -m tests.tools.table doc
 
 # Refresh the syrupy snapshots after an intended change of output; review the diff.
 snapshots: $(DEV_STAMP)

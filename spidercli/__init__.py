@@ -52,6 +52,7 @@ _PUBLIC: dict[str, str] = {
     "Verdict": "spidercli.judging.verdict",
     "Replayed": "spidercli.judging.verdict",
     "Hint": "spidercli.solver.hints",
+    "FairHint": "spidercli.solver.fair",
     "Solution": "spidercli.solver.result",
     "TournamentResult": "spidercli.judging.tournament",
     "Standing": "spidercli.judging.tournament",
@@ -73,6 +74,7 @@ __all__ = [
     "DealSet",
     "Entry",
     "Expect",
+    "FairHint",
     "Hint",
     "Illegal",
     "IllegalLogError",
@@ -143,6 +145,7 @@ if TYPE_CHECKING:
     from spidercli.play.replay import IllegalLogError as IllegalLogError
     from spidercli.play.replay import Mismatch as Mismatch
     from spidercli.play.replay import Report as Report
+    from spidercli.solver.fair import FairHint as FairHint
     from spidercli.solver.hints import Hint as Hint
     from spidercli.solver.result import Solution as Solution
     from spidercli.sweeps.table import DealSet as DealSet

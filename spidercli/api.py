@@ -27,12 +27,13 @@ import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from importlib import import_module
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 from spidercli.errors import InputError
 from spidercli.game.rules import ruleset_named
 from spidercli.logs.files import MAX_LOG_BYTES, too_big
 from spidercli.text.messages import N_, message_of
+from spidercli.text.words import GRADES
 
 # The work modules, each imported when a function first uses it (the commands' table in
 # cli/app.py does the same for the commands): the name it goes by here, and the module.
@@ -44,6 +45,8 @@ _WORK: dict[str, str] = {
     "logs_yamlreader": "spidercli.logs.yamlreader",
     "logs_schema": "spidercli.logs.schema",
     "solver_hints": "spidercli.solver.hints",
+    "solver_fair": "spidercli.solver.fair",
+    "solver_fair_view": "spidercli.solver.fair_view",
     "solver_result": "spidercli.solver.result",
     "judging_findlogs": "spidercli.judging.findlogs",
     "judging_workers": "spidercli.judging.workers",
@@ -84,6 +87,8 @@ if TYPE_CHECKING:
     from spidercli.logs import yamlreader as logs_yamlreader
     from spidercli.play import logtypes as play_logtypes
     from spidercli.play import replay as play_replay
+    from spidercli.solver import fair as solver_fair
+    from spidercli.solver import fair_view as solver_fair_view
     from spidercli.solver import hints as solver_hints
     from spidercli.solver import result as solver_result
     from spidercli.sweeps import plan as sweeps_plan
@@ -101,6 +106,8 @@ if TYPE_CHECKING:
     from spidercli.kpat.match import KPatImport
     from spidercli.play.logtypes import MoveLog
     from spidercli.play.replay import Board, ReplayVisitor, Report
+    from spidercli.solver.fair import FairHint
+    from spidercli.solver.grades import Grade
     from spidercli.solver.hints import Hint
     from spidercli.solver.result import Solution
     from spidercli.solver.search import Progress
@@ -260,17 +267,59 @@ def deal(code: str) -> Board:
     return play_replay.Board.start(setup)
 
 
+@overload
 def hint(
     log: MoveLog,
     *,
     rules: str | None = None,
     timeout: float = 5.0,
     max_states: int | None = None,
+    fair: Literal[False] = False,
     on_search: Callable[[], None] | None = None,
-) -> Hint:
+) -> Hint: ...
+
+
+@overload
+def hint(
+    log: MoveLog,
+    *,
+    rules: str | None = None,
+    timeout: float = 5.0,
+    max_states: None = None,
+    fair: Literal[True],
+    on_search: Callable[[], None] | None = None,
+) -> FairHint: ...
+
+
+@overload
+def hint(
+    log: MoveLog,
+    *,
+    rules: str | None = None,
+    timeout: float = 5.0,
+    max_states: int | None = None,
+    fair: bool = False,
+    on_search: Callable[[], None] | None = None,
+) -> Hint | FairHint: ...
+
+
+def hint(
+    log: MoveLog,
+    *,
+    rules: str | None = None,
+    timeout: float = 5.0,
+    max_states: int | None = None,
+    fair: bool = False,
+    on_search: Callable[[], None] | None = None,
+) -> Hint | FairHint:
     """The best next action after ``log`` (never a deal), with the reasons, as ``spidercli
     hint`` gives it; the search for a win takes at most ``timeout`` seconds and ``max_states``
     positions (None: no limit; a budget the same on every machine).
+
+    ``fair=True``: the fair hint (``spidercli hint --fair``, docs/fair.md), chosen from what a
+    player sees (the face-up cards, the face-down counts, the cards seen before in the log),
+    never from the unseen cards: a move, a deal or a flip, never an undo, its budget a count of
+    positions of its own (``timeout`` is not used; ``max_states`` is refused), a ``FairHint``.
 
     ``IllegalLogError`` when the log has a refused action (there is no position to give a hint
     for); ``InputError`` for a ruleset as ``replay``. ``on_search`` is the command line's (called
@@ -279,11 +328,21 @@ def hint(
     """
     seconds = _seconds(timeout, "timeout")
     budget = None if max_states is None else _positive(max_states, "max_states")
-    report = replay(log, rules)
+    if not isinstance(fair, bool):
+        raise TypeError(f"fair must be a bool, not {type(fair).__name__}")
+    if fair and budget is not None:
+        raise ValueError("max_states is not used with fair=True: the fair hint has its own budget")
+    watch = solver_fair_view.SightVisitor() if fair else None
+    report = replay(log, rules, visitor=watch)
     if report.illegal:
         bad = report.illegal[0]
         why = solver_result.no_hint_message(bad)
         raise play_replay.IllegalLogError(why, path=log.path, line=bad.line, report=report)
+    if watch is not None:
+        game = report.game
+        if on_search is not None and game.over is None and not game.flippable():
+            on_search()
+        return solver_fair.fair_hint(solver_fair_view.view_of(game, watch.sight))
     return solver_hints.find_hint(
         report.game, timeout=seconds, max_states=budget, on_search=on_search
     )
@@ -520,29 +579,48 @@ def pick_deals(
     grade: str | None = None,
     title: str | None = None,
     ranking: str | None = None,
+    on_grade: Callable[[str], object] | None = None,
 ) -> Picked:
     """``count`` winnable deals of the table's set ``name``, drawn from ``seed`` (the same deals
     for the same seed on every machine), of the grade ``grade`` (``easy``, ``medium``, ``hard``)
     when given, as ``spidercli deals SET --pick N`` picks them; ``manifest_text()`` is their
     tournament manifest, named ``title`` and ranking players by ``ranking`` (``score`` or
     ``wins``; None: the tournament's default, the score). ``InputError`` when the set has fewer
-    such deals."""
+    such deals.
+
+    Every deal drawn is graded: by the table when it holds the deal's grade, else by the fair
+    player (``solver/fair.grade``: 8 playouts, some seconds of CPU a 4-suit deal, the same
+    grade on every machine); ``on_grade(code)`` is called before each such grading."""
     n = _positive(count, "count")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     if not 0 <= seed < 1 << 64:
         raise ValueError(f"seed must be from 0 to 2**64 - 1, not {seed}")
-    if grade is not None and grade not in sweeps_plan.GRADES:
-        raise ValueError(f"grade must be one of {', '.join(sweeps_plan.GRADES)}, not {grade!r}")
+    if grade is not None and grade not in GRADES:
+        raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a str or None, not {type(title).__name__}")
     if ranking is not None and ranking not in ("score", "wins"):
         raise ValueError(f"ranking must be score or wins, not {ranking!r}")
     table = deals(name)
     try:
-        return sweeps_table.pick(table, n, seed=seed, grade=grade, title=title, ranking=ranking)
+        return sweeps_table.pick(
+            table,
+            n,
+            seed=seed,
+            grade=grade,
+            title=title,
+            ranking=ranking,
+            grader=lambda entry: _graded(entry.game, on_grade),
+        )
     except sweeps_table.TableError as err:
         raise InputError(message_of(err)) from err
+
+
+def _graded(code: str, on_grade: Callable[[str], object] | None) -> Grade:
+    if on_grade is not None:
+        on_grade(code)
+    return solver_fair.grade(code)
 
 
 __all__ = [

@@ -35,6 +35,25 @@ def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
 
 
+@pytest.fixture
+def quick_grades(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The fair player's grading (some seconds of CPU a 4-suit deal) stood in for by a quick,
+    deterministic grade of the deal's number, for the tests of picks and manifests: the list
+    the test gets holds each code graded, in order. The real grading is tested in test_fair."""
+    from spidercli.solver import fair
+    from spidercli.solver.grades import PLAYOUTS, Grade
+
+    graded: list[str] = []
+
+    def grade(deal: object, **_: object) -> Grade:
+        code = str(deal)
+        graded.append(code)
+        return Grade(int(code.rpartition("-")[2]) % 4, PLAYOUTS)  # hard, medium, easy, easy
+
+    monkeypatch.setattr(fair, "grade", grade)
+    return graded
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """A headless Chromium for the HTML page's tests; skipped without one, except in CI."""

@@ -83,9 +83,9 @@ def _pass(
     width: int,
     cap: int | None,
     max_states: int | None = None,
-) -> tuple[object, int, tuple[int, int, int]]:
+) -> tuple[object, int, tuple[int, ...]]:
     """One pass: its line (or "stopped" when the budget ran out), the positions expanded, and
-    the progress it reported."""
+    the progress it reported (the levels' best ranks too, which the fair hint reads)."""
     beam = BeamSolver(problem, compiled=compiled)
     assert beam.compiled == compiled
     budget = _Budget(None, max_states, None, 1.0)
@@ -95,7 +95,18 @@ def _pass(
     except _Stop:
         line = "stopped"
     pr = budget.progress
-    return line, pr.states, (pr.best_runs, pr.best_down, pr.best_deals)
+    return (
+        line,
+        pr.states,
+        (
+            pr.best_runs,
+            pr.best_down,
+            pr.best_deals,
+            pr.best_rank,
+            pr.levels,
+            pr.rank_sum,
+        ),
+    )
 
 
 def assert_same_pass(

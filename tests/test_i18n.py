@@ -331,10 +331,16 @@ def test_html_page_follows_lang(lang: str, tmp_path: Path) -> None:
     assert f'<html lang="{lang}">' in text
     assert "{{" not in text
     data = json.loads(re.search(r'id="data">(.*?)</script>', text).group(1))  # type: ignore[union-attr]
-    words = {"cs": ("Počáteční pozice", "Dobírací balíček: "), "fi": ("Alkuasema", "Nostopakka: ")}
-    start, stock = words[lang]
-    assert data["text"]["start"] == start
-    assert data["words"]["stock"][0].startswith(stock)
+    i18n.use(lang)  # the language's own words, from its catalog (a new language needs no row here)
+    start, stock = (
+        i18n._("Start position"),
+        describe(Game.from_code(parse_code("SP1-S1C-AAAAABD"), CLASSIC)),
+    )
+    i18n.use("en")
+    assert data["text"]["start"] == start != "Start position"
+    # the paragraph's stock phrase begins as the text report's --describe says it in the language
+    assert data["words"]["stock"][0].startswith(re.split(r"\d", stock)[0])
+    assert not stock.startswith("Stock")
     assert len(data["stock"]) == len(data["words"]["stock"])  # one for each number of deals left
     (refused,) = data["refusals"]
     assert refused[0] == "build-one-higher"

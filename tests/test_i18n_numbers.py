@@ -10,6 +10,7 @@ import pytest
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from spidercli.text import i18n
+from spidercli.text.languages import language_named
 from spidercli.text.messages import N_, Nn_, said
 from tests.helpers import ROOT, run
 
@@ -25,7 +26,7 @@ def _english_after() -> Iterator[None]:
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_separators_are_the_cldr_ones(lang: str) -> None:
     # Babel (a development dependency) carries the Unicode CLDR: the table agrees with it.
-    assert i18n.NUMBER_SEPARATORS[lang] == (get_group_symbol(lang), get_decimal_symbol(lang))
+    assert language_named(lang).separators == (get_group_symbol(lang), get_decimal_symbol(lang))
 
 
 @pytest.mark.parametrize(

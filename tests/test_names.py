@@ -1,6 +1,7 @@
 """Each name is defined once: no top-level class, function, constant or type alias of the package
 is defined in two of its modules (a reader who finds one ``Position`` has found the one). The
-exceptions are the commands' modules (each defines its command's function) and the front door's
+exceptions are the commands' modules (each defines its command's function), the languages'
+modules (each defines its ``LANGUAGE``: ``spidercli/text/languages/``) and the front door's
 public functions (``spidercli.api``: each is the public form of the work it calls, under the
 name ``spidercli.__all__`` gives it). Private names (``_x``) are their module's own."""
 
@@ -36,6 +37,8 @@ def twice(modules: dict[str, ast.Module]) -> dict[str, list[str]]:
         for name in set(defined(tree)):
             if module == "api" and name in spidercli.__all__:
                 continue
+            if module.startswith("text.languages.") and name == "LANGUAGE":
+                continue  # each language's module defines its own, found by its code
             where[name].append(module)
     return {name: sorted(found) for name, found in where.items() if len(found) > 1}
 

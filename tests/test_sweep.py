@@ -218,18 +218,6 @@ def test_a_random_spiderette_sweep(tmp_path: Path) -> None:
     assert all(g.startswith("SD1-S1-") for g in games)
 
 
-def test_grades_are_thirds_and_ties_share_one() -> None:
-    grade = sweep_records.grades([10, 20, 30, 40, 50, 60])
-    assert [grade(n) for n in (10, 20, 30, 40, 50, 60)] == ["easy"] * 2 + ["medium"] * 2 + [
-        "hard"
-    ] * 2
-    tied = sweep_records.grades([5, 5, 5, 9])
-    assert [tied(n) for n in (5, 9)] == ["easy", "hard"]
-
-
-# ---------------------------------------------------------------------------- the records
-
-
 def test_a_sweep_writes_one_record_a_deal_and_a_summary(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     result = run("sweep", *FAST[:2], "KP1-1", *BUDGET[:1], "10000", "-j", "2", "-o", str(out))

@@ -15,17 +15,25 @@ from spidercli.game.codes import Setup, parse_code
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
 from spidercli.judging.tournament import load_manifest
+from spidercli.solver.grades import Grade
 from spidercli.sweeps.table import (
     SETS,
     DealSet,
+    Settled,
     TableError,
     deal_set,
-    graded,
     held,
+    pick,
     read_table,
     shuffled,
 )
 from tests.helpers import run
+
+
+@pytest.fixture(autouse=True)
+def _quick_grades(quick_grades: list[str]) -> None:
+    """Picks grade each deal drawn: quickly here (conftest.quick_grades)."""
+
 
 HELD = held()
 
@@ -105,7 +113,7 @@ def test_a_table_file_is_read_line_by_line() -> None:
     )
     table = read_table(INFO, text, "t")
     assert (table.won, table.unwinnable, table.unknown) == (1, 2, 31997)
-    assert table.get(3).line == ("1>2", "deal") and table.get(3).grade == graded(5, 8)
+    assert table.get(3).line == ("1>2", "deal") and table.get(3).grade == Grade(5, 8)
     proof = table.get(7).proof
     assert proof is not None and proof.ranks == (3, 6)
     assert table.get(9).proof is not None and table.get(9).proof.positions == 1234  # type: ignore[union-attr]
@@ -180,9 +188,47 @@ def test_a_pick_is_the_same_for_the_same_seed_and_every_deal_is_won() -> None:
     assert repr(a) == "<Picked 5 deals of PS4, seed 11>"
 
 
-def test_a_pick_larger_than_the_set_is_refused() -> None:
-    with pytest.raises(spidercli.InputError, match="fewer than"):
+def test_a_pick_larger_than_the_set_is_refused_before_any_deal_is_graded(
+    quick_grades: list[str],
+) -> None:
+    won = spidercli.deals("PS4").won
+    with pytest.raises(spidercli.InputError, match=f"only {won:,} winnable deals|only {won} "):
         spidercli.pick_deals("PS4", 40000)
+    assert quick_grades == []
+
+
+def test_every_deal_picked_is_graded_by_the_fair_player(quick_grades: list[str]) -> None:
+    seen: list[str] = []
+    picked = spidercli.pick_deals("PS4", 6, seed=4, on_grade=seen.append)
+    assert quick_grades == seen == [e.game for e in picked.deals]
+    assert all(e.grade is not None for e in picked.deals)
+    text = picked.manifest_text()
+    for e in picked.deals:
+        assert e.grade is not None and f"{{game: {e.game}, grade: {e.grade.bucket}}}" in text
+
+
+def test_a_pick_of_a_grade_keeps_those_and_grades_the_rest_it_draws(
+    quick_grades: list[str],
+) -> None:
+    picked = spidercli.pick_deals("PS4", 3, seed=4, grade="hard")
+    assert [e.grade.bucket for e in picked.deals if e.grade] == ["hard"] * 3
+    assert quick_grades[-1] == picked.deals[-1].game  # it stops at the third hard deal
+    assert set(quick_grades) > {e.game for e in picked.deals}  # others drawn, graded, left
+    assert spidercli.pick_deals("PS4", 3, seed=4, grade="hard") == picked
+
+
+def test_a_grade_the_table_holds_is_used_not_played_again() -> None:
+    text = "# set PS4\n5 won 2 1 5/8 1>2 deal\n9 won 2 1 - 1>2 deal\n"
+    table = read_table(SETS["PS4"], text, "t")
+    graded: list[str] = []
+
+    def grader(entry: Settled) -> Grade:
+        graded.append(entry.game)
+        return Grade(0, 8)
+
+    picked = pick(table, 2, seed=1, grader=grader)
+    assert graded == ["PS4-9"]
+    assert {e.game: e.grade for e in picked.deals} == {"PS4-5": Grade(5, 8), "PS4-9": Grade(0, 8)}
 
 
 @pytest.mark.parametrize(
@@ -319,7 +365,8 @@ def test_deals_pick_writes_a_manifest_tournament_reads_and_certificates(tmp_path
     picked = spidercli.pick_deals("PS4", 3, seed=5)
     text = manifest.read_text()
     for entry in picked.deals:
-        assert f"  - {entry.game}  #" in text
+        assert entry.grade is not None
+        assert f"  - {{game: {entry.game}, grade: {entry.grade.bucket}}}  #" in text
         cert = tmp_path / "cup" / "certificates" / f"{entry.game}.yaml"
         assert cert.read_text() == entry.log()
     assert "name: \"Cup: 'one'\"" in text
@@ -333,3 +380,38 @@ def test_deals_pick_into_a_folder_that_cannot_be_made_exits_2(tmp_path: Path) ->
     result = run("deals", "PS4", "--pick", "2", "--manifest", str(tmp_path / "m.yaml"))
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_make_tables_retry_list_is_the_gave_ups_not_settled_or_retried(tmp_path: Path) -> None:
+    from tests.tools.table import gave_up
+
+    def rec(game: str, result: str) -> str:
+        return json.dumps({"game": game, "result": result}) + "\n"
+
+    first = tmp_path / "ps4.jsonl"
+    first.write_text(
+        rec("PS4-1", "won")
+        + rec("PS4-2", "gave-up")
+        + rec("PS4-3", "gave-up")
+        + rec("PS4-3", "won")  # settled by a later run: not retried
+        + rec("PS4-4", "gave-up")
+        + rec("PS4-4", "gave-up")  # given up twice: listed once
+        + rec("PS2-5", "gave-up")  # another set's
+        + rec("PS4-6", "gave-up")
+        + "not json\n"
+    )
+    retry = tmp_path / "ps4-retry.jsonl"
+    info = SETS["PS4"]
+    assert gave_up(info, str(first), str(retry)) == ["PS4-2", "PS4-4", "PS4-6"]
+    retry.write_text(rec("PS4-6", "gave-up"))
+    assert gave_up(info, str(first), str(retry)) == ["PS4-2", "PS4-4"]
+
+
+def test_the_docs_figures_are_the_shipped_tables() -> None:
+    """docs/deals.md says what the table holds as `python -m tests.tools.table doc` writes it."""
+    from tests.tools.table import DOC, DOC_END, DOC_START, doc_figures
+
+    text = DOC.read_text(encoding="utf-8")
+    assert DOC_START in text and DOC_END in text
+    section = text.partition(DOC_START)[2].partition(DOC_END)[0]
+    assert section == "\n" + doc_figures() + "\n"

@@ -15,6 +15,12 @@ import spidercli
 from spidercli.judging.tournament import load_manifest, standings_text
 from tests.helpers import run
 
+
+@pytest.fixture(autouse=True)
+def _quick_grades(quick_grades: list[str]) -> None:
+    """Picks grade each deal drawn: quickly here (conftest.quick_grades)."""
+
+
 # Deals of the table's 4-suit set that it holds won (their certificates are the players' logs).
 CODES = ["PS4-1", "PS4-2", "PS4-3", "PS4-4", "PS4-5", "PS4-6", "PS4-7", "PS4-8", "PS4-9",
          "PS4-10", "PS4-11", "PS4-12"]  # fmt: skip

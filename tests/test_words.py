@@ -1,6 +1,6 @@
-"""People's words for cards live in one room (``spidercli.text.words``), a table per language:
-adding a language is its code in ``i18n.LANGUAGES``, its catalog and its table there, and no
-other module names a language."""
+"""People's words for cards: each language's in its module (``spidercli/text/languages/``), said
+in the language in use by one room (``spidercli.text.words``): adding a language is its module
+and its catalog, and no other module names a language."""
 
 from __future__ import annotations
 
@@ -11,15 +11,20 @@ from pathlib import Path
 import pytest
 
 from spidercli.text import i18n
+from spidercli.text.languages import Words, language_named
 from spidercli.text.messages import N_, said
-from spidercli.text.words import WORDS, CardWords, card_name, rank_name, run_words, suit_word
+from spidercli.text.words import CardWords, card_name, rank_name, run_words, suit_word
 from tests.helpers import TRANSLATED, cards
 
 PACKAGE = Path(__file__).resolve().parents[1] / "spidercli"
 
 
 def test_every_language_has_its_card_words() -> None:
-    assert list(WORDS) == list(i18n.LANGUAGES)
+    """The languages are the modules of ``spidercli/text/languages/``, English first."""
+    modules = sorted(p.stem for p in (PACKAGE / "text" / "languages").glob("[!_]*.py"))
+    assert sorted(i18n.LANGUAGES) == modules and i18n.LANGUAGES[0] == "en"
+    for lang in i18n.LANGUAGES:
+        assert isinstance(language_named(lang).words, Words), lang
 
 
 def test_every_language_but_english_has_a_catalog() -> None:
@@ -27,11 +32,12 @@ def test_every_language_but_english_has_a_catalog() -> None:
         assert (PACKAGE / "locale" / lang / "LC_MESSAGES" / "spidercli.po").is_file(), lang
 
 
-def test_no_module_but_i18n_and_words_names_a_language() -> None:
+def test_no_module_but_the_languages_names_a_language() -> None:
     """The text report, the HTML page, the refusal sentences and every other module take
-    their words from the catalogs and ``words``: none tells the languages apart itself."""
+    their words from the catalogs and ``words``: none tells the languages apart itself (not
+    even ``i18n``: it knows the languages by their modules)."""
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path.relative_to(PACKAGE).as_posix() in ("text/i18n.py", "text/words.py"):
+        if path.relative_to(PACKAGE).parts[:2] == ("text", "languages"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and node.value in TRANSLATED:

@@ -26,13 +26,12 @@ from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, VALID
 from spidercli.report.text import hanging, text_width
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, Located, Text, message_of, quoted, said, shown, shown_path
-from spidercli.text.words import grade_word, result_word
+from spidercli.text.words import GRADES, grade_word, result_word
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
 
 
 RANKINGS = ("score", "wins")  # the apps' summed score; wins, then fewest moves in them
-GRADES = ("easy", "medium", "hard")
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,9 @@ from spidercli.game import engine
 from spidercli.game.cards import card_str, cards_str
 from spidercli.game.engine import Refusal
 from spidercli.text.i18n import _, language
+from spidercli.text.languages.en import RANK_NAMES
 from spidercli.text.messages import N_, Nn_, Text
-from spidercli.text.words import RANK_NAMES, rank_name
+from spidercli.text.words import rank_name
 
 
 class _Needs(Text):

@@ -929,9 +929,11 @@ static int set_progress(PyObject *progress, const Node *best) {
         const char *name;
         int64_t value;
         int bigger;
-    } fields[3] = {{"best_runs", best->runs, 1}, {"best_down", down, 0},
-                   {"best_deals", best->dealt, 1}};
-    for (int f = 0; f < 3; f++) {
+    } fields[4] = {{"best_runs", best->runs, 1},
+                   {"best_down", down, 0},
+                   {"best_deals", best->dealt, 1},
+                   {"best_rank", node_rank(best), 0}};
+    for (int f = 0; f < 4; f++) {
         long long v;
         if (get_long(progress, fields[f].name, &v) < 0)
             return -1;
@@ -939,6 +941,13 @@ static int set_progress(PyObject *progress, const Node *best) {
         if ((fields[f].bigger ? nv > v : nv < v) && set_long(progress, fields[f].name, nv) < 0)
             return -1;
     }
+    /* the levels seen and the sum of their best positions' ranks (the fair hint's lookahead) */
+    long long levels, sum;
+    if (get_long(progress, "levels", &levels) < 0 || get_long(progress, "rank_sum", &sum) < 0)
+        return -1;
+    if (set_long(progress, "levels", levels + 1) < 0 ||
+        set_long(progress, "rank_sum", sum + (long long)node_rank(best)) < 0)
+        return -1;
     return 0;
 }
 

@@ -481,6 +481,10 @@ class BeamSolver(Search):
                 pr.best_runs = max(pr.best_runs, best.runs)
                 pr.best_down = min(pr.best_down, sum(best.down))
                 pr.best_deals = max(pr.best_deals, best.dealt)
+                rank = self._rank(*level[0].sums)
+                pr.best_rank = min(pr.best_rank, rank)
+                pr.levels += 1
+                pr.rank_sum += rank
         return None
 
     @staticmethod

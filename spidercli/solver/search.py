@@ -86,6 +86,11 @@ class Progress:
     best_runs: int = 0
     best_down: int = 10**9
     best_deals: int = 0
+    # The beam's best rank among its levels' best positions (``BeamSolver.rank``; lower is
+    # better): how far a beam got, for the fair hint's lookahead (``fair.lookahead``).
+    best_rank: int = 1 << 62
+    levels: int = 0  # the beam's levels (after its start), and the sum of their best ranks
+    rank_sum: int = 0
     phase: str = "pruned"
     first_win: int | None = None  # the states searched when the first win was met
     stop: str | None = None  # the budget that made a search give up: "time", "states", "memory"

@@ -16,7 +16,6 @@ from spidercli.text.messages import N_, did_you_mean, message_of, quoted
 
 RULES = "classic"  # the ruleset a sweep solves under: every code's own game
 MAX_DEALS = 10_000_000  # deals in one sweep (after --shard), at most
-GRADES = ("easy", "medium", "hard")
 _RANGE = re.compile(r"(KP|PS)([0-9])-([0-9]+)\.\.([0-9]+)")
 _SHARD = re.compile(r"([0-9]+)/([0-9]+)")
 
@@ -206,7 +205,6 @@ def plan(items: Iterable[Item], shard: tuple[int, int] = (1, 1)) -> Plan:
 
 
 __all__ = [
-    "GRADES",
     "MAX_DEALS",
     "RANDOM_GAMES",
     "RULES",

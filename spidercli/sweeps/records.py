@@ -8,7 +8,6 @@ for the summary; the manifest of the deals won and their certificates are writte
 
 from __future__ import annotations
 
-import bisect
 import errno
 import hashlib
 import json
@@ -38,7 +37,7 @@ from spidercli.logs.reader import parse_log
 from spidercli.play.replay import replay
 from spidercli.solver.result import Solution, solve_game
 from spidercli.solver.search import SOLVE_RESULTS
-from spidercli.sweeps.plan import GRADES, RULES
+from spidercli.sweeps.plan import RULES
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.i18n import number as in_language
 from spidercli.text.messages import N_, located, message_of, quoted, shown
@@ -704,19 +703,6 @@ def measure(record: dict[str, Any]) -> int:
 # ---------------------------------------------------------------------------- the manifest
 
 
-def grades(states: list[int]) -> Callable[[int], str]:
-    """The grade of a deal won after ``n`` states, in thirds of ``states`` (the deals won):
-    a deal's grade is that of the first deal with as many states in sorted order, so equal
-    searches share a grade."""
-    ordered = sorted(states)
-
-    def grade(n: int) -> str:
-        rank = bisect.bisect_left(ordered, n)
-        return GRADES[rank * len(GRADES) // len(ordered)]
-
-    return grade
-
-
 def certificate_path(manifest: str, code: str) -> str:
     return os.path.join(os.path.dirname(manifest), "certificates", f"{code}.yaml")
 
@@ -736,27 +722,24 @@ def write_certificate(manifest: str, record: dict[str, Any]) -> None:
 
 def manifest_text(won: list[tuple[str, int, int]], deals: int, budget: str) -> str | None:
     """The tournament manifest of the deals ``won`` (code, states to the win, moves; in the
-    sweep's order) of a sweep of ``deals`` deals, graded; None when none was."""
+    sweep's order) of a sweep of ``deals`` deals; None when none was. Beside each deal, the
+    solver's effort (its states to the first win, its line's moves), which is no grade: a deal's
+    grade comes from the fair player (docs/fair.md)."""
     if not won:
         return None
-    grade = grades([n for _code, n, _moves in won])
-    most: dict[str, int] = {}
-    for _code, n, _moves in won:
-        most[grade(n)] = max(most.get(grade(n), 0), n)
-    bounds = ", ".join(f"{g} up to {most[g]:,}" for g in GRADES if g in most)
     lines = [
         f"# The winnable deals of a spidercli sweep: {len(won)} of {deals} deals won",
         f"# ({RULES} rules; a budget of {budget} a deal).",
-        "# Difficulty: the positions the solver searched to its first win, graded in thirds over",
-        "# these deals (equal searches share a grade):",
-        f"# {bounds}.",
+        "# Beside each deal: the positions the solver searched to its first win and its line's",
+        "# moves, the solver's effort, not how hard a person finds the deal (spidercli deals SET",
+        "# --pick writes manifests of PySol's deals graded by the fair player).",
         "# Each deal's winning log is in certificates/<code>.yaml beside this file;",
         "# spidercli replay verifies it.",
         f"rules: {RULES}",
         "deals:",
     ]
     for code, n, moves in won:
-        lines.append(f"  - {code}  # {grade(n)}: {n:,} states to a win, {moves} moves")
+        lines.append(f"  - {code}  # {n:,} states to a win, {moves} moves")
     return "\n".join(lines) + "\n"
 
 
@@ -772,7 +755,6 @@ __all__ = [
     "certificate_path",
     "certificate_problem",
     "failed",
-    "grades",
     "manifest_text",
     "measure",
     "parse_record",

@@ -201,7 +201,7 @@ class Sweep:
             self._output.flush()
 
     def write_manifest(self) -> bool:
-        """Write the manifest of the deals won, graded (a sweep with a manifest, run to its
+        """Write the manifest of the deals won (a sweep with a manifest, run to its
         end); False when no deal was won (no manifest is written). ``OutputError`` when it
         cannot be written."""
         manifest = self._manifest

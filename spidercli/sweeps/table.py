@@ -37,7 +37,8 @@ from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
 from spidercli.logs.writer import format_log
 from spidercli.play.replay import figures
-from spidercli.sweeps.plan import GRADES, RULES
+from spidercli.solver.grades import Grade
+from spidercli.sweeps.plan import RULES
 from spidercli.text.i18n import _, ngettext
 from spidercli.text.messages import N_, quoted, said
 from spidercli.text.words import grade_word, rank_name
@@ -99,23 +100,6 @@ class Proof:
             if self.kind == "lock"
             else (f"search {self.positions}")
         )
-
-
-@dataclass(frozen=True)
-class Grade:
-    """A deal's difficulty for a person: the fair player's ``wins`` of ``playouts`` randomised
-    playouts, and its bucket (``easy``, ``medium``, ``hard``: docs/fair.md's thresholds)."""
-
-    wins: int
-    playouts: int
-    bucket: str
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.playouts
-
-    def to_json(self) -> dict[str, object]:
-        return {"bucket": self.bucket, "wins": self.wins, "playouts": self.playouts}
 
 
 @dataclass(frozen=True)
@@ -310,21 +294,7 @@ def _grade(word: str) -> Grade | None:
     if word == "-":
         return None
     wins, _, playouts = word.partition("/")
-    return graded(int(wins), int(playouts))
-
-
-def graded(wins: int, playouts: int) -> Grade:
-    """The grade of ``wins`` of ``playouts``: easy from two thirds of the playouts won, hard
-    below one third (docs/fair.md says why)."""
-    if not 0 <= wins <= playouts or playouts <= 0:
-        raise ValueError(f"{wins}/{playouts} is not a count of playouts won")
-    if 3 * wins >= 2 * playouts:
-        bucket = "easy"
-    elif 3 * wins >= playouts:
-        bucket = "medium"
-    else:
-        bucket = "hard"
-    return Grade(wins, playouts, bucket)
+    return Grade(int(wins), int(playouts))
 
 
 def read_table(info: SetInfo, text: str, where: str) -> DealSet:
@@ -561,7 +531,10 @@ def pick(
     ``grader`` (deterministic, so the pick is the same on every machine). ``TableError`` when the
     set has fewer such deals."""
     chosen: list[Settled] = []
-    for n in shuffled(table.won_numbers(), seed):
+    won = table.won_numbers()
+    if len(won) < count:  # before any deal is graded
+        won = []
+    for n in shuffled(won, seed):
         entry = table.get(n)
         if entry.grade is None and grader is not None:
             entry = replace(entry, grade=grader(entry))
@@ -574,7 +547,7 @@ def pick(
             N_(
                 "{set} has only {n} winnable deals, fewer than the {count} asked for",
                 set=table.name,
-                n=len(chosen),
+                n=len(table.won_numbers()),
                 count=count,
             )
             if grade is None
@@ -592,11 +565,9 @@ def pick(
 
 
 __all__ = [
-    "GRADES",
     "SETS",
     "TABLE_RESULTS",
     "DealSet",
-    "Grade",
     "Picked",
     "Proof",
     "SetInfo",
@@ -604,7 +575,6 @@ __all__ = [
     "TableError",
     "deal_set",
     "entry_text",
-    "graded",
     "held",
     "pick",
     "read_table",

@@ -24,26 +24,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spidercli.text.languages import CODES, language_named
 from spidercli.text.suggest import close_match
 
 if TYPE_CHECKING:
     from gettext import NullTranslations
 
-# The languages spidercli speaks: English first (the messages' own, with no catalog), then one
-# for each catalog in spidercli/locale. ``words.WORDS`` has the card words of each.
-LANGUAGES = ("en", "cs", "fi")
+# The languages spidercli speaks: English first (the messages' own, with no catalog), then the
+# others, each a module of spidercli/text/languages (its tables) and a catalog in spidercli/locale.
+LANGUAGES = CODES
 DOMAIN = "spidercli"
 LOCALE_DIR = Path(__file__).parent.parent / "locale"
 _ENV = ("LC_ALL", "LC_MESSAGES", "LANG")
-
-# Each language's thousands separator and decimal mark, as the Unicode CLDR gives them (Babel's
-# data; a test compares them): Czech and Finnish group with a no-break space and write a
-# decimal comma. The minus sign stays ASCII: the apps' own score tables write -1.
-NUMBER_SEPARATORS: dict[str, tuple[str, str]] = {
-    "en": (",", "."),
-    "cs": ("\u00a0", ","),
-    "fi": ("\u00a0", ","),
-}
 
 _language = "en"
 _catalog: NullTranslations | None = None
@@ -104,7 +96,10 @@ def number(value: float, spec: str = "") -> str:
 
 
 def _in_language(formatted: str, lang: str) -> str:
-    group, decimal = NUMBER_SEPARATORS[lang]
+    # The language's thousands separator and decimal mark (its module's ``separators``, the
+    # CLDR's): Czech and Finnish group with a no-break space and write a decimal comma. The minus
+    # sign stays ASCII: the apps' own score tables write -1.
+    group, decimal = language_named(lang).separators
     if group == "," and decimal == ".":
         return formatted
     # A formatted number holds digits, a sign, an exponent or inf/nan, and the English marks.
@@ -184,7 +179,6 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 
 __all__ = [
     "LANGUAGES",
-    "NUMBER_SEPARATORS",
     "LanguageError",
     "Localized",
     "_",

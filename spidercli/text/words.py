@@ -1,9 +1,9 @@
 """People's words for cards: each card, rank, suit and run in every language spidercli speaks.
 
-One table a language (``WORDS``, keyed by the codes of ``i18n.LANGUAGES``), so adding a language
-adds one table here and its catalog, and nothing else changes: the text report, the
+Each language's words are in its module (``spidercli/text/languages/cs.py``: a ``Words``),
+beside its other tables; this room says them in the language in use, so the text report, the
 ``--describe`` paragraphs, the HTML page, the refusal sentences and the messages about input
-(``CardWords``) all take their card words from here, in the language in use.
+(``CardWords``) all take their card words from here.
 
 English: ``the 10 of spades``, a run ``the King down to the 9 of spades``. Czech: the suit is an
 adjective that agrees with the rank's gender (pikové eso, piková 4, piková dáma, pikový kluk,
@@ -23,134 +23,38 @@ people say these, through the catalogs (``pgettext("result", ...)``).
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from typing import Any
 
 from spidercli.text.i18n import language, npgettext, pgettext
+from spidercli.text.languages import Words, language_named
+from spidercli.text.languages.en import card_words
 from spidercli.text.messages import Text
 
-# English, the words of the code itself and of every machine-readable message.
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-RANK_NAMES = ("", "Ace", *map(str, range(2, 11)), "Jack", "Queen", "King")
 
-
-def card_words(card: int) -> str:
-    """``the 10 of spades``: a card in English words."""
-    return f"the {RANK_NAMES[card & 15]} of {SUIT_NAMES[card >> 4]}"
-
-
-class Words(ABC):
-    """One language's card words: a card, a rank alone, a one-suit run, a removed run's suit."""
-
-    @abstractmethod
-    def card(self, card: int) -> str:
-        """One card: the 10 of spades, piková 10, pata-10."""
-        raise NotImplementedError
-
-    @abstractmethod
-    def rank(self, rank: int) -> str:
-        """A rank alone (nominative): 8, Queen; 8, dáma; 8, kuningatar."""
-        raise NotImplementedError
-
-    @abstractmethod
-    def run(self, high: int, low: int) -> str:
-        """A one-suit run from card ``high`` down to card ``low``."""
-        raise NotImplementedError
-
-    @abstractmethod
-    def suit(self, suit: int) -> str:
-        """A removed run's suit: spades; piková (postupka); pata."""
-        raise NotImplementedError
-
-
-class _English(Words):
-    def card(self, card: int) -> str:
-        return card_words(card)
-
-    def rank(self, rank: int) -> str:
-        return RANK_NAMES[rank]
-
-    def run(self, high: int, low: int) -> str:
-        return f"the {RANK_NAMES[high & 15]} down to {card_words(low)}"
-
-    def suit(self, suit: int) -> str:
-        return SUIT_NAMES[suit]
-
-
-_CS_SUITS = ("pik", "srdc", "kár", "kříž")
-_CS_RANKS = ("", "eso", *map(str, range(2, 11)), "kluk", "dáma", "král")
-_CS_ENDING = ("", "ové", *["ová"] * 9, "ový", "ová", "ový")  # neuter, feminine, masculine
-_CS_FROM = ("", "esa", *map(str, range(2, 11)), "kluka", "dámy", "krále")  # od + genitive
-_CS_TO = ("", "eso", *map(str, range(2, 11)), "kluka", "dámu", "krále")  # po + accusative
-_CS_RUN_SUITS = tuple(f"{s}ová" for s in _CS_SUITS)  # agrees with "řada" and "postupka"
-
-
-class _Czech(Words):
-    def card(self, card: int) -> str:
-        rank = card & 15
-        return f"{_CS_SUITS[card >> 4]}{_CS_ENDING[rank]} {_CS_RANKS[rank]}"
-
-    def rank(self, rank: int) -> str:
-        return _CS_RANKS[rank]
-
-    def run(self, high: int, low: int) -> str:
-        suit = _CS_RUN_SUITS[low >> 4]
-        return f"{suit} řada od {_CS_FROM[high & 15]} po {_CS_TO[low & 15]}"
-
-    def suit(self, suit: int) -> str:
-        return _CS_RUN_SUITS[suit]
-
-
-_FI_SUITS = ("pata", "hertta", "ruutu", "risti")
-_FI_RANKS = ("", "ässä", *(f"-{n}" for n in range(2, 11)), "sotilas", "kuningatar", "kuningas")
-# Elative (from) and illative (to): kuninkaasta 9:ään; a digit takes the ending of its word
-# (kahdesta, neljästä; kahteen, neljään), with the vowel harmony of that word.
-_FI_FROM = (
-    *("", "ässästä", "2:sta", "3:sta", "4:stä", "5:stä", "6:sta", "7:stä", "8:sta", "9:stä"),
-    *("10:stä", "sotilaasta", "kuningattaresta", "kuninkaasta"),
-)
-_FI_TO = (
-    *("", "ässään", "2:een", "3:een", "4:ään", "5:een", "6:een", "7:ään", "8:aan", "9:ään"),
-    *("10:een", "sotilaaseen", "kuningattareen", "kuninkaaseen"),
-)
-
-
-class _Finnish(Words):
-    def card(self, card: int) -> str:
-        return _FI_SUITS[card >> 4] + _FI_RANKS[card & 15]
-
-    def rank(self, rank: int) -> str:
-        return _FI_RANKS[rank].lstrip("-")
-
-    def run(self, high: int, low: int) -> str:
-        return f"{_FI_SUITS[low >> 4]}sarja {_FI_FROM[high & 15]} {_FI_TO[low & 15]}"
-
-    def suit(self, suit: int) -> str:
-        return _FI_SUITS[suit]
-
-
-# A table for each of i18n.LANGUAGES (a test checks that none is missing).
-WORDS: dict[str, Words] = {"en": _English(), "cs": _Czech(), "fi": _Finnish()}
+def words_of(lang: str) -> Words:
+    """The card words of ``lang`` (one of ``i18n.LANGUAGES``): its module's
+    (``spidercli/text/languages/``)."""
+    return language_named(lang).words
 
 
 def card_name(card: int) -> str:
     """One card in words in the language in use: the 10 of spades, piková 10, pata-10."""
-    return WORDS[language()].card(card)
+    return words_of(language()).card(card)
 
 
 def rank_name(rank: int) -> str:
     """A rank alone (nominative) in the language in use: 8, Queen; 8, dáma; 8, kuningatar."""
-    return WORDS[language()].rank(rank)
+    return words_of(language()).rank(rank)
 
 
 def run_words(high: int, low: int) -> str:
     """A one-suit run from card ``high`` down to card ``low`` in the language in use."""
-    return WORDS[language()].run(high, low)
+    return words_of(language()).run(high, low)
 
 
 def suit_word(suit: int) -> str:
     """A removed run's suit in the language in use: spades; piková (postupka); pata."""
-    return WORDS[language()].suit(suit)
+    return words_of(language()).suit(suit)
 
 
 class CardWords(Text):
@@ -226,6 +130,9 @@ class ResultWords(Text):
         return result_word(str(self))
 
 
+GRADES = ("easy", "medium", "hard")  # a deal's grades, easiest first (docs/fair.md)
+
+
 def grade_word(bucket: str) -> str:
     """A deal's grade (``easy``, ``medium``, ``hard``: docs/fair.md) as people say it."""
     words = {
@@ -237,14 +144,10 @@ def grade_word(bucket: str) -> str:
 
 
 __all__ = [
-    "RANK_NAMES",
-    "SUIT_NAMES",
-    "WORDS",
+    "GRADES",
     "CardWords",
     "ResultWords",
-    "Words",
     "card_name",
-    "card_words",
     "grade_word",
     "rank_name",
     "result_shown",
@@ -252,4 +155,5 @@ __all__ = [
     "run_words",
     "status_count",
     "suit_word",
+    "words_of",
 ]

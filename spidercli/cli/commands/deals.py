@@ -12,9 +12,19 @@ import typer
 from spidercli import api
 from spidercli.cli.app import LangOption, dump, fail, unusable, write_output
 from spidercli.errors import InputError, unwritable
-from spidercli.sweeps.table import GRADES, entry_text, set_text
+from spidercli.sweeps.table import entry_text, set_text
 from spidercli.text.i18n import _
 from spidercli.text.messages import N_, quoted, said
+from spidercli.text.words import GRADES
+
+
+def _grading(code: str) -> None:
+    """On a terminal, a line before each deal the fair player grades (some seconds each)."""
+    print(
+        _("grading {deal}: the fair player's 8 playouts ...").format(deal=code),
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def deals(
@@ -128,7 +138,13 @@ def deals(
         if picking:
             assert pick is not None
             picked = api.pick_deals(
-                spec, pick, seed=seed or 0, grade=grade, title=title, ranking=ranking
+                spec,
+                pick,
+                seed=seed or 0,
+                grade=grade,
+                title=title,
+                ranking=ranking,
+                on_grade=_grading if sys.stderr.isatty() else None,
             )
         elif is_deal:
             entry = api.settled(spec)
