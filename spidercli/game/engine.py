@@ -681,12 +681,13 @@ class Game:
         if self._takes_anything(t):
             return self.movable_length(s)
         col = self.cols[s]
-        run = movable_length(col, self.down[s], True)
+        n = len(col)
         last = self.cols[t][-1]
         k = (last & 15) - (col[-1] & 15)  # the count that puts a card one rank below ``last`` first
-        if 1 <= k <= run:
+        if 1 <= k <= n - self.down[s] and movable_length(col, n - k, True) == k:
             return k
-        return Refusal(BUILD_ONE_HIGHER, (*col[len(col) - run :], last), (s + 1,))
+        run = movable_length(col, self.down[s], True)
+        return Refusal(BUILD_ONE_HIGHER, (*col[n - run :], last), (s + 1,))
 
     def check_move(self, s: int, t: int, count: int | None) -> Refusal | int:
         """Check moving the last ``count`` cards of column ``s`` onto column ``t`` (0-based, as
