@@ -53,6 +53,19 @@ def shown(text: str, limit: int = LIMIT) -> str:
     return f"{_escaped(text[:limit])}... ({len(text) - limit:,} more characters)"
 
 
+def brief(text: str, limit: int = 24) -> str:
+    """``text`` in a ``repr``: escaped as ``shown`` does, at most ``limit`` characters in all
+    (cut ones end in ``...``), so that the ``repr`` stays one short line."""
+    safe = _escaped(text)
+    return safe if len(safe) <= limit else f"{safe[: limit - 3]}..."
+
+
+def counted(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and an English noun in a ``repr``: ``1 move``, ``2 moves`` (``words``: the plural,
+    when it is not ``word`` + ``s``)."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
 def quoted(text: str, limit: int = LIMIT) -> str:
     """``shown`` in single quotes: ``'5 to 7'``."""
     return f"'{shown(text, limit)}'"
@@ -234,6 +247,8 @@ __all__ = [
     "Plural",
     "Text",
     "ascii_note",
+    "brief",
+    "counted",
     "did_you_mean",
     "error_json",
     "located",
