@@ -176,7 +176,7 @@ def test_report_fields_match_its_json() -> None:
         data["runs"],
         data["deals_left"],
     )
-    assert (report.actions, report.rules.name, report.halted) == (data["actions"], "classic", False)
+    assert (report.actions, report.rules, report.halted) == (data["actions"], "classic", False)
     assert report.log.game == data["game"] and report.log.deal_id == data["deal_id"]
     first = report.illegal[0]
     assert {

@@ -90,8 +90,8 @@ def test_real_save_imports_replays_and_ends_where_the_save_ends(path: Path) -> N
     assert imported.warning is None
     # Every action legal under kpat.
     report = replay(log)
-    assert report.rules is KPAT
-    assert report.illegal == []
+    assert report.ruleset is KPAT and report.rules == "kpat"
+    assert report.illegal == ()
     assert report.actions == len(log.entries) == len(imported.actions)
     # The end: the save's current state, read independently of the importer.
     boards, current = replay_states(path)
@@ -126,7 +126,7 @@ def test_long_saves_stop_one_step_short_of_a_win() -> None:
         assert current == len(boards) - 2
         assert _normalised(boards[-1])[3] == 104
         report = replay(parse_log(import_save(path).log_text, str(path)))
-        assert report.illegal == []
+        assert report.illegal == ()
         # KPat's demo sends a completed run off as a step of its own; when that is the undone
         # step, the run still lies on the table in the save, and kpat rules remove it at once:
         # the imported game is then won.
@@ -756,7 +756,7 @@ def test_damaged_saves_fail_cleanly(cuts: list[tuple[int, int, bytes]]) -> None:
         except SaveError as err:
             assert str(err).startswith(str(path))
             return
-    assert replay(parse_log(imported.log_text, "x.yaml")).illegal == []
+    assert replay(parse_log(imported.log_text, "x.yaml")).illegal == ()
 
 
 def test_long_names_and_values_are_clipped_in_messages(tmp_path: Path) -> None:

@@ -248,7 +248,7 @@ def test_record_round_trip(text: str) -> None:
         assert new_text.startswith(bom) and not new_text[len(bom) :].startswith("\ufeff")
         after = parse_log(new_text.lstrip("\ufeff"), path)
         new = replay(after)
-        assert new.ok and new.mismatches == []  # the recorded log replays valid
+        assert new.ok and new.mismatches == ()  # the recorded log replays valid
         assert (new.result, new.game.moves, new.game.score, new.game.runs) == (
             old.result,
             old.game.moves,

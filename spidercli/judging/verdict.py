@@ -15,7 +15,15 @@ from spidercli.logs.reader import load_log, parse_log
 from spidercli.logs.yamlreader import decode, display_name
 from spidercli.play.refusals import sentence
 from spidercli.play.replay import INVALID_INPUT, VALID, choose_rules, replay
-from spidercli.text.messages import N_, Joined, error_json, prefixed, utf8_safe
+from spidercli.text.messages import (
+    N_,
+    Joined,
+    counted,
+    error_json,
+    prefixed,
+    shown_path,
+    utf8_safe,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +42,13 @@ class Replayed:
     runs: int
     deals_left: int
     actions: int  # entries applied
+
+    def __repr__(self) -> str:
+        return (
+            f"<Replayed {self.game or f'deal {self.deal_id}'} {self.rules}: {self.result}, "
+            f"{counted(self.actions, 'action')}, {counted(self.moves, 'move')}, "
+            f"score {self.score}, {counted(self.runs, 'run')}>"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +69,12 @@ class Verdict:
     json: str | None = None  # the JSON record (report + file + status), when the format needs it
     page: str | None = None  # the HTML page's file name, with --html-dir for a non-valid log
     seconds: float = 0.0  # the time the worker took for this log (JUnit's ``time``)
+
+    def __repr__(self) -> str:
+        where = "" if self.line is None else f" at line {self.line}"
+        rule = "" if self.rule is None else f" ({self.rule})"
+        result = "" if self.replayed is None else f", {self.replayed.result}"
+        return f"<Verdict {shown_path(self.file, 40)}: {self.status}{where}{rule}{result}>"
 
     def to_json(self) -> dict[str, Any]:
         """The verdict's record: ``json.loads`` of its line of ``verify --format jsonl`` (the
@@ -142,7 +163,7 @@ def verify_one(
     replayed = Replayed(
         None if log.code is None else log.code.canonical,
         log.deal.deal_id,
-        report.rules.name,
+        report.rules,
         log.player,
         report.result,
         g.moves,

@@ -16,6 +16,7 @@ from typing import overload
 from spidercli.game.actions import Action, Undo
 from spidercli.game.codes import GameCode, Setup
 from spidercli.game.engine import BLOCKED, OPEN, RESIGNED, WON
+from spidercli.text.messages import brief, counted, shown_path
 
 # The results an ``expect`` block may name (the engine's ``Game.result`` words), in the order
 # messages and the schema list them.
@@ -33,6 +34,9 @@ class Entry:
     line: int
     text: str
     action: Action
+
+    def __repr__(self) -> str:
+        return f"<Entry {self.index} (line {self.line}) `{brief(self.text)}`>"
 
 
 class PlainEntries(Sequence[Entry]):
@@ -90,6 +94,15 @@ class PlainEntries(Sequence[Entry]):
 _ACTION = itemgetter(2)
 
 
+def stated_figure(key: str, value: object) -> str:
+    """One figure of an ``expect`` block in a ``repr``: ``won``, ``117 moves``, ``score 1183``."""
+    if key == "score":
+        return f"score {value}"
+    if key in ("moves", "runs") and isinstance(value, int):
+        return counted(value, key[:-1])
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Expect:
     """A log's ``expect`` block: the ``result``, ``moves``, ``score`` and ``runs`` it states
@@ -100,6 +113,10 @@ class Expect:
     score: int | None = None
     runs: int | None = None
     line: int | None = None
+
+    def __repr__(self) -> str:
+        stated = ", ".join(stated_figure(key, value) for key, value in self.items())
+        return f"<Expect line {self.line}: {stated or 'nothing stated'}>"
 
     def items(self) -> list[tuple[str, object]]:
         """The stated entries, ``(key, value)``, in the order ``result``, ``moves``, ``score``,
@@ -124,6 +141,14 @@ class MoveLog:
     expect: Expect | None
     entries: Sequence[Entry]  # a tuple, or the PlainEntries of a plain moves list
     time: float | None = None  # seconds the player took, for duel tie-breaks
+
+    def __repr__(self) -> str:
+        rules = "" if self.rules is None else f" {self.rules}"
+        expect = "" if self.expect is None else ", expect"
+        return (
+            f"<MoveLog {shown_path(self.path, 40)}: {self.game or f'deal {self.deal_id}'}{rules}, "
+            f"{counted(len(self.entries), 'entry', 'entries')}{expect}>"
+        )
 
     @property
     def game(self) -> str | None:

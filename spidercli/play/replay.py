@@ -17,7 +17,7 @@ from spidercli.game.engine import Game, Refusal
 from spidercli.game.rules import CLASSIC, RULESETS, Ruleset, check_playable, ruleset_named
 from spidercli.play.logtypes import Entry, MoveLog
 from spidercli.play.refusals import english
-from spidercli.text.messages import N_, message_of, shown
+from spidercli.text.messages import N_, brief, counted, message_of, shown
 
 STOP = "stop"
 SKIP = "skip"
@@ -111,6 +111,10 @@ class Illegal:
             then=then,
         )
 
+    def __repr__(self) -> str:
+        text = brief(self.entry.text)
+        return f"<Illegal entry {self.index} (line {self.line}) `{text}`: {self.rule}>"
+
     def to_json(self) -> dict[str, Any]:
         """The JSON report's ``illegal`` item."""
         return {
@@ -131,32 +135,60 @@ class Mismatch:
     expected: object
     actual: object
 
+    def __repr__(self) -> str:
+        return f"<Mismatch {self.key}: expected {self.expected}, got {self.actual}>"
+
     def to_json(self) -> dict[str, Any]:
         """The JSON report's ``expect.mismatches`` item."""
         return {"key": self.key, "expected": self.expected, "actual": self.actual}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Report:
-    """What a replay established: the ``log``, the ``rules`` played (``rules.name``), the
-    ``result`` (``won``, ``open``, ``blocked`` or ``resigned``), the figures (``moves``,
-    ``score``, ``runs``, ``deals_left``), the ``actions`` applied, the refused entries
-    (``illegal``), the unmet ``expect`` entries (``mismatches``: None when the log has no
-    ``expect``), whether the replay ``halted`` at a refusal, and the verdict (``status``,
-    ``ok``, ``exit_code``). ``to_json()`` is ``replay --json``'s object.
+    """What a replay established: the ``log``, the ``rules`` played (its name: ``classic``; the
+    ``Ruleset`` itself is ``ruleset``), the ``result`` (``won``, ``open``, ``blocked`` or
+    ``resigned``), the figures (``moves``, ``score``, ``runs``, ``deals_left``), the ``actions``
+    applied, the refused entries (``illegal``, a tuple), the unmet ``expect`` entries
+    (``mismatches``, a tuple: None when the log has no ``expect``), whether the replay ``halted``
+    at a refusal, and the verdict (``status``, ``ok``, ``exit_code``). ``to_json()`` is ``replay
+    --json``'s object. Frozen: made once, at the end of the replay.
 
     ``game`` is the position where the replay ended (internal). When the log has no ``undo`` and
     no visitor watched, its history lacks the log's moves: what is played on it afterwards can be
     undone (``move`` then ``undo``), the log's own actions cannot."""
 
     log: MoveLog
-    rules: Ruleset
-    game: Game
+    ruleset: Ruleset
+    game: Game = field(repr=False)
     result: str
     actions: int  # entries applied
-    illegal: list[Illegal] = field(default_factory=list)
-    mismatches: list[Mismatch] | None = None  # None: the log had no expect block
+    illegal: tuple[Illegal, ...] = ()
+    mismatches: tuple[Mismatch, ...] | None = None  # None: the log had no expect block
     halted: bool = False  # stopped at a refusal
+
+    def __repr__(self) -> str:
+        return (
+            f"<Report {self.log.game or f'deal {self.log.deal_id}'} {self.rules}: "
+            f"{self._verdict()}, {self.result}, {counted(self.game.moves, 'move')}, "
+            f"score {self.game.score}, {counted(self.game.runs, 'run')}>"
+        )
+
+    def _verdict(self) -> str:
+        """The status, and what made it: ``illegal, halted at entry 3``, ``illegal, 2 of 40
+        entries refused``, ``expect-failed, 1 unmet``."""
+        if self.illegal:
+            if self.halted:
+                return f"{ILLEGAL}, halted at entry {self.illegal[-1].index}"
+            of = counted(len(self.log.entries), "entry", "entries")
+            return f"{ILLEGAL}, {len(self.illegal)} of {of} refused"
+        if self.mismatches:
+            return f"{EXPECT_FAILED}, {len(self.mismatches)} unmet"
+        return VALID
+
+    @property
+    def rules(self) -> str:
+        """The name of the ruleset played (``classic``, ``duel``, ``pavouk``, ``kpat``)."""
+        return self.ruleset.name
 
     @property
     def ok(self) -> bool:
@@ -217,7 +249,7 @@ class Report:
         return {
             "game": None if self.log.code is None else self.log.code.canonical,
             "deal_id": self.log.deal.deal_id,
-            "rules": self.rules.name,
+            "rules": self.ruleset.name,
             **self.figures(),
             "deals_left": g.deals_left,
             "actions": self.actions,
@@ -272,6 +304,17 @@ class Column(NamedTuple):
     down: tuple[str, ...]
     up: tuple[str, ...]
 
+    def __repr__(self) -> str:
+        return f"<Column down {_cards(self.down)}, up {_cards(self.up)}>"
+
+
+def _cards(cards: tuple[str, ...], most: int = 13) -> str:
+    """Cards for a ``repr``: ``5H 4H JS``, ``none``, at most ``most`` of them (``+4 more``)."""
+    if not cards:
+        return "none"
+    more = f" +{len(cards) - most} more" if len(cards) > most else ""
+    return " ".join(cards[:most]) + more
+
 
 @dataclass(frozen=True)
 class Board:
@@ -282,7 +325,15 @@ class Board:
     ``setup`` and ``position`` are the deal and the engine's position (internal)."""
 
     setup: Setup
-    position: Game
+    position: Game = field(repr=False)
+
+    def __repr__(self) -> str:
+        g = self.position
+        down = sum(g.down)
+        return (
+            f"<Board {self.game}: {counted(g.kind.columns, 'column')}, {down} face down, "
+            f"{sum(map(len, g.cols)) - down} face up, {len(g.stock_left)} in stock>"
+        )
 
     @classmethod
     def start(cls, setup: Setup) -> Board:
@@ -409,12 +460,12 @@ def replay(
                 halted = True
                 break
         visitor.end(game)
-    report = Report(log, rules, game, game.result, applied, illegal, None, halted)
+    mismatches = None
     if log.expect is not None:
-        actual = report.figures()
-        report.mismatches = [
+        actual = figures(game.result, game)
+        mismatches = tuple(
             Mismatch(key, want, actual[key])
             for key, want in log.expect.items()
             if actual[key] != want
-        ]
-    return report
+        )
+    return Report(log, rules, game, game.result, applied, tuple(illegal), mismatches, halted)

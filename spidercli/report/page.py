@@ -475,7 +475,7 @@ def replay_page(report: Report, frames: Recording) -> str:
         [
             (_("Game"), describe_deal(log.deal), ""),
             (_("Deal id"), log.deal.deal_id, "mono"),
-            (_("Rules"), f"{report.rules.name} ({said(report.rules.app)})", ""),
+            (_("Rules"), f"{report.rules} ({said(report.ruleset.app)})", ""),
             (_("Player"), player, ""),
             (_("Result"), result, ""),
             (_("Verdict"), f"{word}: {detail}", "ok" if ok else "bad"),

@@ -401,7 +401,7 @@ class _Blocks(list[str]):
 def report_text(report: Report, snapshots: Snapshots, style: Style = Style()) -> str:
     """The human report: header, the boards asked for, then the verdict and the figures."""
     blocks = "".join(f"\n\n{block}" for block in snapshots.blocks)
-    return report_head(report.log, report.rules) + blocks + report_tail(report, style)
+    return report_head(report.log, report.ruleset) + blocks + report_tail(report, style)
 
 
 def report_head(log: MoveLog, rules: Ruleset) -> str:
