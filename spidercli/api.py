@@ -489,9 +489,9 @@ def standings(
         files = [f for f in files if Path(f).resolve() != skip]
     if not files:
         raise judging_findlogs.no_logs(given)
-    result = judging_tournament.standings(files, plan, jobs=workers, max_bytes=limit)
-    result.manifest_file = where
-    return result
+    return judging_tournament.standings(
+        files, plan, jobs=workers, max_bytes=limit, manifest_file=where
+    )
 
 
 def duel(a: MoveLog, b: MoveLog) -> Judgement:

@@ -10,7 +10,9 @@ total score, then wins, then fewer moves; equal players share a rank (1, 1, 3).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -25,7 +27,18 @@ from spidercli.logs.yamlreader import Checker, compose, read_text
 from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, VALID
 from spidercli.report.text import hanging, text_width
 from spidercli.text.i18n import _, ngettext
-from spidercli.text.messages import N_, Located, Text, message_of, quoted, said, shown, shown_path
+from spidercli.text.messages import (
+    N_,
+    Located,
+    Text,
+    brief,
+    counted,
+    message_of,
+    quoted,
+    said,
+    shown,
+    shown_path,
+)
 from spidercli.text.words import GRADES, grade_word, result_word
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
@@ -125,7 +138,7 @@ def load_manifest(path: str) -> Manifest:
     return Manifest(name, rules, tuple(deals), tuple(grades), ranking)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Submission:
     """A verified submission that counts (or could have): its ``file``, ``player``, deal
     (``deal_id``, ``label``: the code or ``explicit deal ID``), ``score``, ``result`` and
@@ -138,6 +151,12 @@ class Submission:
     score: int
     result: str
     moves: int
+
+    def __repr__(self) -> str:
+        return (
+            f"<Submission {brief(self.player, 20)} {brief(self.label, 32)}: {self.result}, "
+            f"{counted(self.moves, 'move')}, score {self.score}>"
+        )
 
     def key(self, ranking: str = "score") -> tuple[int, int, int]:
         """Better first when sorted: higher score, a win, fewer moves (``ranking`` ``wins``: a
@@ -160,7 +179,7 @@ class Submission:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Standing:
     """A player's line of the standings: ``rank`` (equal players share one), ``player``, the
     totals of the logs that count (``score``, ``wins``, ``moves``), the ``deals`` played and the
@@ -173,6 +192,13 @@ class Standing:
     moves: int
     deals: int
     won_moves: int = 0
+
+    def __repr__(self) -> str:
+        return (
+            f"<Standing {brief(self.player, 20)}: rank {self.rank}, score {self.score}, "
+            f"{counted(self.wins, 'win')}, {counted(self.moves, 'move')}, "
+            f"{counted(self.deals, 'deal')}>"
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The object ``tournament --format json`` writes for it."""
@@ -187,25 +213,41 @@ class Standing:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class TournamentResult:
     """A tournament's outcome (``standings``): its ``name`` and ``rules`` (from the manifest,
     else None), the ``deals`` played (``(deal_id, label)`` in order), the ``standings``, the
     logs that count (``best``: by player and deal ID), those a better one of the same player
     and deal replaced (``superseded``), and the ``rejected`` ones (``file``, ``player``,
-    ``reason``). ``to_json()`` is ``tournament --format json``'s object."""
+    ``reason``), the ``manifest_file`` read (None without one). ``to_json()`` is ``tournament
+    --format json``'s object. Frozen: tuples, and read-only mappings (``MappingProxyType``)."""
 
     name: str | None
     rules: str | None
-    deals: list[tuple[str, str]]  # (deal_id, label)
-    standings: list[Standing]
-    best: dict[tuple[str, str], Submission]  # (player, deal_id) -> the log that counts
-    rejected: list[dict[str, Any]] = field(default_factory=list)
-    superseded: list[Submission] = field(default_factory=list)
+    deals: tuple[tuple[str, str], ...]  # (deal_id, label)
+    standings: tuple[Standing, ...]
+    best: Mapping[tuple[str, str], Submission]  # (player, deal_id) -> the log that counts
+    rejected: tuple[Mapping[str, Any], ...] = ()  # each: file, player, reason
+    superseded: tuple[Submission, ...] = ()
     from_manifest: bool = False  # whether a manifest named the deals (else: every log counts)
     ranking: str = "score"
-    grades: dict[str, str] = field(default_factory=dict)  # deal_id -> easy|medium|hard
+    grades: Mapping[str, str] = field(default_factory=lambda: _NONE)  # deal_id -> a grade
     manifest_file: str | None = None
+
+    def __repr__(self) -> str:
+        if self.name is not None:
+            named = f"'{brief(self.name, 20)}'"
+        elif self.manifest_file is not None:
+            named = shown_path(self.manifest_file, 30)
+        else:
+            named = "(no manifest)"
+        rules = "" if self.rules is None else f" {self.rules}"
+        ranked = "" if self.ranking == "score" else f", by {self.ranking}"
+        return (
+            f"<TournamentResult {named}{rules}: {counted(len(self.standings), 'player')}, "
+            f"{counted(len(self.deals), 'deal')}, {len(self.best)} counted, "
+            f"{len(self.superseded)} superseded, {len(self.rejected)} rejected{ranked}>"
+        )
 
     def played(self, deal_id: str) -> bool:
         """Whether some log that counts is of the deal."""
@@ -234,8 +276,11 @@ class TournamentResult:
                 if (s.player, d) in self.best
             ],
             "superseded": [e.to_json() for e in self.superseded],
-            "rejected": self.rejected,
+            "rejected": [dict(r) for r in self.rejected],
         }
+
+
+_NONE: Mapping[str, str] = MappingProxyType({})
 
 
 def _reason(v: Verdict) -> str:
@@ -256,9 +301,12 @@ def standings(
     *,
     jobs: int = 1,
     max_bytes: int | None = None,
+    manifest_file: str | None = None,
 ) -> TournamentResult:
     """The standings of the logs ``paths``, each verified as ``verify`` does (``max_bytes``: the
-    size limit of one log, ``files.MAX_LOG_BYTES`` when None)."""
+    size limit of one log, ``files.MAX_LOG_BYTES`` when None; ``manifest_file``: the file
+    ``manifest`` was read from). The lists and totals are made here, the frozen result at the
+    end."""
     ranking = manifest.ranking if manifest else "score"
     wanted = {d for d, _label in manifest.deals} if manifest else None
     labels: dict[str, str] = dict(manifest.deals) if manifest else {}
@@ -307,42 +355,53 @@ def standings(
             best[key] = entry
         else:
             superseded.append(entry)
-    for e in [*best.values(), *superseded]:
-        e.label = labels[e.deal_id]
-    totals: dict[str, Standing] = {}
+
+    def labelled(e: Submission) -> Submission:
+        """The submission with its deal's label as the tournament names it."""
+        label = labels[e.deal_id]
+        return e if e.label == label else replace(e, label=label)
+
+    best = {key: labelled(e) for key, e in best.items()}
+    totals: dict[str, list[int]] = {}  # player -> score, wins, moves, deals, won_moves
     for (player, _deal), e in best.items():
-        s = totals.setdefault(player, Standing(0, player, 0, 0, 0, 0))
-        s.score += e.score
-        s.wins += e.result == "won"
-        s.moves += e.moves
-        s.won_moves += e.moves if e.result == "won" else 0
-        s.deals += 1
+        t = totals.setdefault(player, [0, 0, 0, 0, 0])
+        won = e.result == "won"
+        t[0] += e.score
+        t[1] += won
+        t[2] += e.moves
+        t[3] += 1
+        t[4] += e.moves if won else 0
 
     def standing_key(s: Standing) -> tuple[int, int, int]:
         if ranking == "wins":
             return (-s.wins, s.won_moves, -s.score)
         return (-s.score, -s.wins, s.moves)
 
-    ranked = sorted(totals.values(), key=lambda s: (*standing_key(s), s.player))
-    for i, s in enumerate(ranked):
-        prev = ranked[i - 1] if i else None
+    unranked = sorted(
+        (Standing(0, player, *t) for player, t in totals.items()),
+        key=lambda s: (*standing_key(s), s.player),
+    )
+    ranked: list[Standing] = []
+    for i, s in enumerate(unranked):
+        prev = ranked[-1] if ranked else None
         same = prev is not None and standing_key(prev) == standing_key(s)
-        s.rank = prev.rank if same and prev is not None else i + 1
+        ranked.append(replace(s, rank=prev.rank if same and prev is not None else i + 1))
     return TournamentResult(
         manifest.name if manifest else None,
         manifest.rules if manifest else None,
-        [(d, labels[d]) for d in order],
-        ranked,
-        best,
-        rejected,
-        superseded,
+        tuple((d, labels[d]) for d in order),
+        tuple(ranked),
+        MappingProxyType(best),
+        tuple(MappingProxyType(r) for r in rejected),
+        tuple(labelled(e) for e in superseded),
         from_manifest=manifest is not None,
         ranking=ranking,
-        grades=dict(manifest.grades) if manifest else {},
+        grades=MappingProxyType(dict(manifest.grades)) if manifest else _NONE,
+        manifest_file=manifest_file,
     )
 
 
-def _rejected_text(r: dict[str, Any]) -> str:
+def _rejected_text(r: Mapping[str, Any]) -> str:
     """A rejected log's reason for the text report: an unusable log's message without the file
     the line already names (``unusable (line 3): not valid YAML: ...``, not ``unusable:
     path:3: not valid YAML: ...``)."""
