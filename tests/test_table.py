@@ -185,7 +185,7 @@ def test_a_pick_is_the_same_for_the_same_seed_and_every_deal_is_won() -> None:
     assert spidercli.pick_deals("PS4", 5, seed=12) != a
     assert all(e.result == "won" and e.log() is not None for e in a.deals)
     assert len({e.game for e in a.deals}) == 5
-    assert repr(a) == "<Picked 5 deals of PS4, seed 11>"
+    assert repr(a) == "<Picked PS4: 5 deals, seed 11>"
 
 
 def test_a_pick_larger_than_the_set_is_refused_before_any_deal_is_graded(

@@ -16,7 +16,7 @@ from spidercli.game.rules import DUEL, check_playable
 from spidercli.play.logtypes import MoveLog
 from spidercli.play.replay import Report, replay
 from spidercli.text.i18n import _, number
-from spidercli.text.messages import N_, message_of, said, shown, shown_path
+from spidercli.text.messages import N_, brief, message_of, said, shown, shown_path
 from spidercli.text.words import result_shown
 
 
@@ -34,6 +34,14 @@ class Judgement:
     reports: tuple[Report, Report]
     winner: int | None  # 0 for A, 1 for B, None for a draw
     reason: str
+
+    def __repr__(self) -> str:
+        log = self.reports[0].log
+        who = "draw" if self.winner is None else f"{'AB'[self.winner]} wins"
+        return (
+            f"<Judgement {log.game or f'deal {log.deal_id}'} {DUEL.name}: {who}, "
+            f"{brief(self.reason, 60)}>"
+        )
 
     @property
     def exit_code(self) -> int:

@@ -20,7 +20,9 @@ an edit saved while ``record`` ran is kept, and the log is not recorded (exit st
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import yaml
 
@@ -36,8 +38,9 @@ from spidercli.logs.files import (
 from spidercli.logs.reader import parse_log
 from spidercli.logs.writer import expect_lines
 from spidercli.logs.yamlreader import LogError, compose, decode
+from spidercli.play.logtypes import stated_figure
 from spidercli.play.replay import IllegalLogError, choose_rules, replay
-from spidercli.text.messages import N_
+from spidercli.text.messages import N_, shown_path
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,12 @@ class Recorded:
 
     path: str
     changed: bool
-    expect: dict[str, object]
+    expect: Mapping[str, object]  # read-only
+
+    def __repr__(self) -> str:
+        figures = ", ".join(stated_figure(key, value) for key, value in self.expect.items())
+        changed = "changed" if self.changed else "unchanged"
+        return f"<Recorded {shown_path(self.path, 40)}: {changed}, {figures}>"
 
 
 class NotRecorded(IllegalLogError):
@@ -237,7 +245,7 @@ def record(path: str, max_bytes: int = MAX_LOG_BYTES) -> Recorded:
             write_atomic(path, new, unchanged=snapshot)
         except Changed as err:  # saved by someone else meanwhile: theirs stays
             raise _refuse(path, err.message) from err
-    return Recorded(path, changed, values)
+    return Recorded(path, changed, MappingProxyType(values))
 
 
 __all__ = ["Edit", "NotRecorded", "Recorded", "check", "record", "recorded", "rewrite"]

@@ -21,7 +21,7 @@ from spidercli.kpat.saves import KPatSave, SaveState, read_save
 from spidercli.kpat.xml import SaveError
 from spidercli.logs.reader import parse_log
 from spidercli.logs.writer import format_log
-from spidercli.text.messages import N_
+from spidercli.text.messages import N_, counted, shown_path
 
 if TYPE_CHECKING:
     from spidercli.play.logtypes import MoveLog
@@ -209,6 +209,15 @@ class KPatImport:
     setup: Setup
     actions: tuple[str, ...]
     warning: str | None
+
+    def __repr__(self) -> str:
+        code = self.setup.code
+        game = f"deal {self.setup.deal_id}" if code is None else code.canonical
+        warned = ", warning" if self.warning is not None else ""
+        return (
+            f"<KPatImport {shown_path(self.save.path, 40)}: {game} {KPAT.name}, "
+            f"{counted(len(self.actions), 'action')}{warned}>"
+        )
 
     @property
     def log_text(self) -> str:

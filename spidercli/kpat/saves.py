@@ -13,7 +13,9 @@ The older position-only format (``<dealer id=... options=... number=...>`` with 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,7 +62,7 @@ class SaveState:
     """One step of the save: the position after it, and the line of its ``<state>``."""
 
     line: int
-    piles: dict[str, tuple[tuple[int, bool], ...]]
+    piles: Mapping[str, tuple[tuple[int, bool], ...]]  # read-only
 
 
 @dataclass(frozen=True)
@@ -243,7 +245,8 @@ def _read_game(name: str, root: Element) -> KPatSave:
                 state,
             )
         _update_piles(r, piles, touched, members, where, state)
-        states.append(SaveState(state.line, dict(piles)))  # unchanged piles shared
+        # unchanged piles shared; each state's own copy of the table, read-only
+        states.append(SaveState(state.line, MappingProxyType(dict(piles))))
     if not states:
         raise r.fail(N_("holds no <state>: a KPat save has one per step of the game"), root)
     if current is None:  # KPat then takes the last state as the current one
@@ -438,7 +441,8 @@ def _read_legacy(name: str, root: Element) -> KPatSave:
         )
     piles = _piles(r, where, root)
     number = r.number(root.attrs.get("number"))
-    return KPatSave(name, suits, number, (SaveState(root.line, piles),), 0, legacy=True)
+    state = SaveState(root.line, MappingProxyType(piles))
+    return KPatSave(name, suits, number, (state,), 0, legacy=True)
 
 
 __all__ = ["RANK_WORDS", "KPatSave", "Pile", "Piles", "SaveState", "read_save"]

@@ -22,7 +22,7 @@ from spidercli.solver.beam import pure_python_reason
 from spidercli.solver.lines import Solved, solve_setup
 from spidercli.solver.search import Progress, SolveStatus
 from spidercli.text.i18n import _, ngettext
-from spidercli.text.messages import N_, message_of, said
+from spidercli.text.messages import N_, counted, message_of, said
 from spidercli.text.words import rank_name
 
 
@@ -57,6 +57,20 @@ class Solution:
     stopped_by: str | None = None
     locked: tuple[int, ...] | None = None
     states_to_win: int | None = None
+
+    def __repr__(self) -> str:
+        if self.result == "won":
+            how = f", {counted(self.moves or 0, 'move')}"
+        elif self.locked is not None:
+            how = " (locked)"
+        elif self.stopped_by is not None:
+            how = f" ({self.stopped_by})"
+        else:
+            how = ""
+        return (
+            f"<Solution {self.game or f'deal {self.deal_id}'} {self.rules}: {self.result}{how}, "
+            f"lower bound {self.lower_bound}, {counted(self.states, 'state')}>"
+        )
 
     def to_json(self) -> dict[str, object]:
         """``solve --json``'s record (``log_text`` as ``log``, the seconds to the millisecond)."""

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
 from spidercli.game.actions import Action, parse_action
@@ -40,7 +41,7 @@ from spidercli.play.replay import figures
 from spidercli.solver.grades import Grade
 from spidercli.sweeps.plan import RULES
 from spidercli.text.i18n import _, ngettext
-from spidercli.text.messages import N_, quoted, said
+from spidercli.text.messages import N_, counted, quoted, said
 from spidercli.text.words import grade_word, rank_name
 
 if TYPE_CHECKING:
@@ -315,7 +316,7 @@ def read_table(info: SetInfo, text: str, where: str) -> DealSet:
         if not info.first <= entry.number <= info.last or entry.number in entries:
             raise TableError(f"{where}:{i}: deal {entry.number} is out of range or repeated")
         entries[entry.number] = entry
-    return DealSet(info, made, entries)
+    return DealSet(info, made, MappingProxyType(entries))
 
 
 def table_path(name: str) -> Traversable:
@@ -468,7 +469,8 @@ class Picked:
     ranking: str | None = None
 
     def __repr__(self) -> str:
-        return f"<Picked {len(self.deals)} deals of {self.set}, seed {self.seed}>"
+        grade = "" if self.grade is None else f", grade {self.grade}"
+        return f"<Picked {self.set}: {counted(len(self.deals), 'deal')}, seed {self.seed}{grade}>"
 
     def manifest_text(self) -> str:
         """The tournament manifest of these deals (``spidercli tournament --manifest``), each
