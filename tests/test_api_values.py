@@ -110,6 +110,8 @@ def values(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[object]]:
         hint("game: SD1-S1-AAAAAAC\nmoves: []\n", 200_000),  # a move, and the win it starts
         hint("game: SP4-S1C-AAAAAAB\nmoves: []\n", 300),  # the best move found
         hint("game: SD1-S1-AAAABIW\nmoves: [7>1]\n", 2000),  # no move helps
+        spidercli.hint(log, fair=True),
+        spidercli.hint(spidercli.parse_log("game: SD1-S1-AAAAAAC\nmoves: []\n"), fair=True),
     )
     add(
         spidercli.solve("SD1-S1-AAAAAAC"),
@@ -150,10 +152,8 @@ def values(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[object]]:
         add(spidercli.import_kpat(save))
     table = spidercli.deals("PS4")
     add(table, spidercli.settled("PS4-17"), spidercli.settled("PS4-14934"), table.get(32000))
-    add(
-        spidercli.pick_deals("PS4", 3, seed=1),
-        spidercli.pick_deals("PS4", 40, seed=7, title=HOSTILE, ranking="wins"),
-    )
+    # One deal: each deal a pick draws is graded by the fair player's playouts (seconds each).
+    add(spidercli.pick_deals("PS4", 1, seed=5, title=HOSTILE, ranking="wins"))
     return found
 
 
@@ -280,8 +280,9 @@ def test_what_a_program_might_try(values: dict[str, list[object]]) -> None:
         result.rejected[0]["reason"] = "fine"  # type: ignore[index]
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.standings[0].rank = 1  # type: ignore[misc]
-    with pytest.raises(AttributeError):
-        values["Hint"][0].reasons.append("why not")  # type: ignore[attr-defined]
+    for hint in (*values["Hint"], *values["FairHint"]):
+        with pytest.raises(AttributeError):
+            hint.reasons.append("why not")  # type: ignore[attr-defined]
     recorded = values["Recorded"][0]
     with pytest.raises(TypeError):
         recorded.expect["score"] = 0  # type: ignore[attr-defined]

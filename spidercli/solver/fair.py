@@ -34,7 +34,7 @@ from spidercli.solver.fair_view import Sight, View, shown_key, view_of
 from spidercli.solver.grades import PLAYOUTS, Grade
 from spidercli.solver.hints import reasons_for
 from spidercli.solver.search import Problem, Step, _Budget
-from spidercli.text.messages import N_, Nn_
+from spidercli.text.messages import N_, Nn_, brief, counted
 from spidercli.text.words import ResultWords
 
 # A move's CPU guard: sampling stops once a call has taken this much CPU time (the budgets are
@@ -81,25 +81,36 @@ class FairBudget:
 DEFAULT_BUDGET = FairBudget()
 
 
-@dataclass
+@dataclass(frozen=True)
 class FairHint:
     """The fair hint: the ``action`` (a move, a deal or a flip; None when nothing is legal or
     the game is over), the ``reasons`` in words, ``won`` (the samples in which a win was found
     after it) of ``samples``, and whether the CPU guard cut the sampling short (``guarded``).
     ``to_json()`` is ``hint --fair --json``'s object: ``hint --json``'s keys (``wins_in`` is
-    always None: the hint promises no win) and ``"fair": true``."""
+    always None: the hint promises no win) and ``"fair": true``. Frozen; ``reasons`` is a
+    tuple."""
 
     action: Action | None
-    reasons: list[str] = field(default_factory=list)
+    reasons: tuple[str, ...] = ()
     won: int = 0
     samples: int = 0
     guarded: bool = False
+
+    def __repr__(self) -> str:
+        guarded = ", guarded" if self.guarded else ""
+        if self.action is None:
+            why = f": {brief(self.reasons[0], 80)}" if len(self.reasons) == 1 else ""
+            return f"<FairHint no move{why}>"
+        return (
+            f"<FairHint {self.action}: won {self.won} of {counted(self.samples, 'sample')}, "
+            f"{counted(len(self.reasons), 'reason')}{guarded}>"
+        )
 
     def to_json(self) -> dict[str, object]:
         """``hint --fair --json``'s object."""
         return {
             "action": None if self.action is None else str(self.action),
-            "reasons": self.reasons,
+            "reasons": list(self.reasons),
             "wins_in": None,
             "deal_next": isinstance(self.action, Deal),
             "fair": True,
@@ -189,17 +200,17 @@ def fair_hint(view: View, budget: FairBudget = DEFAULT_BUDGET, *, salt: int = 0)
     """The next action from ``view`` alone (never an undo): see the module's docstring.
     ``salt`` changes the samples (the grades' playouts), nothing else."""
     if view.over is not None:
-        return FairHint(None, [N_("the game is over ({result})", result=ResultWords(view.over))])
+        return FairHint(None, (N_("the game is over ({result})", result=ResultWords(view.over)),))
     game = view.game()
     flips = game.flippable()
     if flips:
         c = flips[0]
         return FairHint(
-            Flip(c + 1), [N_("turns up the face-down card of column {column}", column=c + 1)]
+            Flip(c + 1), (N_("turns up the face-down card of column {column}", column=c + 1),)
         )
     steps = legal_steps(game)
     if not steps:
-        return FairHint(None, [N_("no move or deal is legal")])
+        return FairHint(None, (N_("no move or deal is legal"),))
     steps = candidates(game, steps)
     if view.met:
         fresh = [s for s in steps if _shown_after(game, s) not in view.met]
@@ -280,7 +291,7 @@ def _hint(
 ) -> FairHint:
     action = _action(game, step)
     reasons = ([N_("deals a row")] if step is None else reasons_for(game, *step)) + why
-    return FairHint(action, reasons, won, samples, guarded)
+    return FairHint(action, tuple(reasons), won, samples, guarded)
 
 
 # ------------------------------------------------------------------------------ the player
