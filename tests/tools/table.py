@@ -35,7 +35,8 @@ from spidercli.game.rules import CLASSIC
 from spidercli.solver.grades import Grade
 from spidercli.solver.lock import lock
 from spidercli.solver.search import problem_from_game
-from spidercli.sweeps.table import SETS, DealSet, SetInfo, deal_set, held, split_code
+from spidercli.sweeps.table import SETS, DealSet, SetInfo, deal_set, held, shuffled, split_code
+from spidercli.text.words import GRADES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -240,6 +241,19 @@ def figures(table: DealSet) -> str:
             f"- The certificates: {lengths[len(lengths) // 2]} moves at the median, "
             f"{lengths[-1]} at most; the gap to the proven lower bound on any win's moves "
             f"{gaps[len(gaps) // 2]} at the median."
+        )
+    graded = [e.grade for e in won if e.grade is not None]
+    if graded:
+        counts = ", ".join(f"{sum(g.bucket == b for g in graded)} {b}" for b in GRADES)
+        first = 0
+        for n in shuffled(table.won_numbers(), 0):
+            if entries[n].grade is None:
+                break
+            first += 1
+        lines.append(
+            f"- Graded by the fair player (docs/fair.md): {len(graded):,} of the won deals "
+            f"({counts}), among them the first {first:,} that a pick with seed 0 draws; "
+            "`--pick` grades any other deal it draws."
         )
     for e in sorted(entries.values(), key=lambda e: table_number(e.game)):
         if e.result == "unwinnable" and e.proof is not None:
