@@ -170,8 +170,6 @@ def grade_deals(info: SetInfo, seed: int, count: int, out: Path, jobs: int) -> N
     deal's record a line of ``out`` (resumable: deals already there are skipped)."""
     from multiprocessing import Pool
 
-    from spidercli.sweeps.table import shuffled
-
     table = deal_set(info.name)
     order = [info.code(n) for n in shuffled(table.won_numbers(), seed)][:count]
     done = set(read_grades([str(out)])) if out.exists() else set()
