@@ -248,10 +248,10 @@ def figures(table: DealSet) -> str:
             if entries[n].grade is None:
                 break
             first += 1
+        among = f", among them the first {first:,} that a pick with seed 0 draws" if first else ""
         lines.append(
             f"- Graded by the fair player (docs/fair.md): {len(graded):,} of the won deals "
-            f"({counts}), among them the first {first:,} that a pick with seed 0 draws; "
-            "`--pick` grades any other deal it draws."
+            f"({counts}){among}; `--pick` grades any other deal it draws."
         )
     for e in sorted(entries.values(), key=lambda e: table_number(e.game)):
         if e.result == "unwinnable" and e.proof is not None:
