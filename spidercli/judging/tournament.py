@@ -10,7 +10,7 @@ total score, then wins, then fewer moves; equal players share a rank (1, 1, 3).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -59,6 +59,21 @@ class Manifest:
     ranking: str = "score"
 
 
+def _one_of(
+    c: Checker,
+    node: yaml.Node,
+    key: str,
+    choices: tuple[str, ...],
+    refusal: Callable[[str], Text],
+) -> str:
+    """A manifest's word at ``node`` (``key``), lowercased, which must be one of ``choices``;
+    else ``refusal`` of the word as written, at its line."""
+    word = c.word(node, key)
+    if word.lower() not in choices:
+        raise c.fail(refusal(quoted(word)), node)
+    return word.lower()
+
+
 def load_manifest(path: str) -> Manifest:
     """``name`` (optional), ``rules`` (optional), ``ranking`` (optional: ``score``, the default,
     or ``wins``), ``deals``: game codes or deal IDs, each alone or as a mapping ``{game: CODE,
@@ -75,15 +90,13 @@ def load_manifest(path: str) -> Manifest:
     rules = c.ruleset(top["rules"][1]) if "rules" in top else None
     ranking = "score"
     if "ranking" in top:
-        ranking = c.word(top["ranking"][1], "ranking").lower()
-        if ranking not in RANKINGS:
-            raise c.fail(
-                N_(
-                    "ranking must be score or wins, not {value}",
-                    value=quoted(c.word(top["ranking"][1], "ranking")),
-                ),
-                top["ranking"][1],
-            )
+        ranking = _one_of(
+            c,
+            top["ranking"][1],
+            "ranking",
+            RANKINGS,
+            lambda value: N_("ranking must be score or wins, not {value}", value=value),
+        )
     if "deals" not in top:
         raise c.fail(N_("the manifest has no 'deals' key: a list of game codes or deal IDs"), root)
     deals_node = top["deals"][1]
@@ -99,15 +112,15 @@ def load_manifest(path: str) -> Manifest:
                 raise c.fail(N_("deals: an entry given as a mapping needs its 'game'"), entry)
             item = keys["game"][1]
             if "grade" in keys:
-                grade = c.word(keys["grade"][1], "grade").lower()
-                if grade not in GRADES:
-                    raise c.fail(
-                        N_(
-                            "grade must be easy, medium or hard, not {value}",
-                            value=quoted(c.word(keys["grade"][1], "grade")),
-                        ),
-                        keys["grade"][1],
-                    )
+                grade = _one_of(
+                    c,
+                    keys["grade"][1],
+                    "grade",
+                    GRADES,
+                    lambda value: N_(
+                        "grade must be easy, medium or hard, not {value}", value=value
+                    ),
+                )
         value = c.text(item, N_("deals: an entry")).strip()
         if _DEAL_ID.fullmatch(value.lower()):
             deals.append((value.lower(), N_("explicit deal {id}", id=value.lower())))
