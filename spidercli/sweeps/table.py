@@ -532,10 +532,17 @@ def pick(
     bucket ``grade`` alone when given; each deal drawn without a grade in the table is graded by
     ``grader`` (deterministic, so the pick is the same on every machine). ``TableError`` when the
     set has fewer such deals."""
-    chosen: list[Settled] = []
     won = table.won_numbers()
-    if len(won) < count:  # before any deal is graded
-        won = []
+    if len(won) < count:  # said before any deal is graded
+        raise TableError(
+            N_(
+                "{set} has only {n} winnable deals, fewer than the {count} asked for",
+                set=table.name,
+                n=len(won),
+                count=count,
+            )
+        )
+    chosen: list[Settled] = []
     for n in shuffled(won, seed):
         entry = table.get(n)
         if entry.grade is None and grader is not None:
@@ -544,16 +551,9 @@ def pick(
             chosen.append(entry)
             if len(chosen) == count:
                 break
-    if len(chosen) < count:
-        fewer = (
+    if len(chosen) < count:  # only with a grade: every won deal was drawn
+        raise TableError(
             N_(
-                "{set} has only {n} winnable deals, fewer than the {count} asked for",
-                set=table.name,
-                n=len(table.won_numbers()),
-                count=count,
-            )
-            if grade is None
-            else N_(
                 "{set} has only {n} winnable deals of grade {grade}, fewer than the {count} "
                 "asked for",
                 set=table.name,
@@ -562,7 +562,6 @@ def pick(
                 count=count,
             )
         )
-        raise TableError(fewer)
     return Picked(table.name, seed, grade, title, tuple(chosen), ranking)
 
 
