@@ -174,6 +174,32 @@ def test_a_beam_with_its_memory_bounds_reached_still_wins(
     assert game.result == "won"
 
 
+def test_a_deal_every_narrower_pass_misses_is_won_by_a_wide_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PySol's 4-suit deal 10604: the 60 s sweep gave up on it (every pass to the uncapped 600
+    failed, then the proof search spent its memory); the 30000-wide pass wins it (about 6 s)."""
+    passes: list[tuple[int, int | None, bool]] = []
+    beam = BeamSolver._beam
+
+    def spy(self: BeamSolver, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
+        line = beam(self, width, cap, budget)
+        passes.append((width, cap, line is not None))
+        return line
+
+    monkeypatch.setattr(BeamSolver, "_beam", spy)
+    setup = Setup.from_code(parse_code("PS4-10604"))
+    solved = solve_setup(setup, CLASSIC, timeout=None, max_states=150_000_000)
+    assert solved.result == "won" and solved.actions is not None
+    first_win = next(i for i, (_, _, won) in enumerate(passes) if won)
+    wide = BeamSolver.SCHEDULE.index((30000, 500))
+    assert [(w, c) for w, c, _ in passes[: first_win + 1]] == list(BeamSolver.SCHEDULE[: wide + 1])
+    game = Game.from_setup(setup, CLASSIC)
+    for action in solved.actions:
+        assert game.play(action) is None
+    assert game.result == "won"
+
+
 def test_a_won_position_needs_no_steps(beam_path: str) -> None:
     log = load_log(FIXTURES / "spiderette-1suit-win.yaml")
     game = replay(log).game

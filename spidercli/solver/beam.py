@@ -139,8 +139,12 @@ class BeamSolver(Search):
     # only when every narrower one failed, so the wide ones change no line the narrow ones find.
     # Widths past 600 win 4-suit deals whose 600-wide beam runs dry (every child already met) or
     # wanders (KPat's 168: won at 12000 in 303 moves); capped, so that a beam that wanders
-    # leaves the budget to the next. The last pass, uncapped, wins the deals that need a long
-    # line. A process running the 12000-wide pass peaks at about 140 MB.
+    # leaves the budget to the next. The uncapped 600 pass wins the deals that need a long
+    # line. The three widest, capped at 500 moves, win the rare 4-suit deals every pass before
+    # them misses (about 1 in 700 of PySol's: each of the 19 among 1-13580 that a 60 s sweep
+    # gave up on is won by one of them in 4-60 s; one at 50000 but not at 100000: beams of
+    # different widths see different lines). A process running the 100000-wide pass peaks at
+    # about 600 MB, the 12000-wide one at about 140 MB.
     SCHEDULE: tuple[tuple[int, int | None], ...] = (
         (40, 250),
         (150, 300),
@@ -149,6 +153,9 @@ class BeamSolver(Search):
         (6000, 400),
         (12000, 400),
         (600, None),
+        (30000, 500),
+        (50000, 500),
+        (100000, 500),
     )
 
     def __init__(self, problem: Problem, *, compiled: bool | None = None) -> None:
