@@ -33,7 +33,7 @@ from spidercli.errors import InputError
 from spidercli.game.rules import ruleset_named
 from spidercli.logs.files import MAX_LOG_BYTES, too_big
 from spidercli.text.messages import N_, message_of
-from spidercli.text.words import GRADES
+from spidercli.text.words import GRADES, RANKINGS
 
 # The work modules, each imported when a function first uses it (the commands' table in
 # cli/app.py does the same for the commands): the name it goes by here, and the module.
@@ -600,7 +600,7 @@ def pick_deals(
         raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a str or None, not {type(title).__name__}")
-    if ranking is not None and ranking not in ("score", "wins"):
+    if ranking is not None and ranking not in RANKINGS:
         raise ValueError(f"ranking must be score or wins, not {ranking!r}")
     table = deals(name)
     try:

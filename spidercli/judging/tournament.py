@@ -39,12 +39,9 @@ from spidercli.text.messages import (
     shown,
     shown_path,
 )
-from spidercli.text.words import GRADES, grade_word, result_word
+from spidercli.text.words import GRADES, RANKINGS, grade_word, result_word
 
 _DEAL_ID = re.compile(r"[0-9a-f]{16}")
-
-
-RANKINGS = ("score", "wins")  # the apps' summed score; wins, then fewest moves in them
 
 
 @dataclass(frozen=True)

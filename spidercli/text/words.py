@@ -131,6 +131,8 @@ class ResultWords(Text):
 
 
 GRADES = ("easy", "medium", "hard")  # a deal's grades, easiest first (docs/fair.md)
+# How a tournament ranks its players: the apps' summed score; wins, then fewest moves in them.
+RANKINGS = ("score", "wins")
 
 
 def grade_word(bucket: str) -> str:
@@ -145,6 +147,7 @@ def grade_word(bucket: str) -> str:
 
 __all__ = [
     "GRADES",
+    "RANKINGS",
     "CardWords",
     "ResultWords",
     "card_name",

@@ -15,7 +15,7 @@ from spidercli.errors import InputError, unwritable
 from spidercli.sweeps.table import entry_text, set_text
 from spidercli.text.i18n import _
 from spidercli.text.messages import N_, quoted, said
-from spidercli.text.words import GRADES
+from spidercli.text.words import GRADES, RANKINGS
 
 
 def _grading(code: str) -> None:
@@ -128,7 +128,7 @@ def deals(
             None,
             as_json,
         )
-    if ranking is not None and ranking not in ("score", "wins"):
+    if ranking is not None and ranking not in RANKINGS:
         fail(
             said(N_("--ranking must be score or wins, not {value}", value=quoted(ranking))),
             None,
