@@ -300,3 +300,34 @@ def test_sigterm_under_load_loses_no_request_that_was_accepted() -> None:
     answered = int(said[1].replace(",", ""))
     assert sum(received) > 50
     assert answered == sum(received) + served.calls  # served.calls: /healthz and the long one
+
+
+def test_past_max_connections_the_503_is_json() -> None:
+    """uvicorn refuses a request past ``--max-connections`` with a plain-text 503 of its own; the
+    server says it in JSON, with retry-after, like its other 503s, and serves again once the
+    connections are let go."""
+    served = Server("--judges", "1", "--max-connections", "3")
+    held: list[socket.socket] = []
+    try:
+        held = [_connect(served) for _ in range(3)]
+        deadline = time.monotonic() + 20
+        got = served.call("GET", "/healthz")
+        while got.status != 503 and time.monotonic() < deadline:  # until the three are taken
+            time.sleep(0.05)
+            got = served.call("GET", "/healthz")
+        assert got.status == 503, got
+        assert got.headers["content-type"] == "application/json"
+        assert got.headers["retry-after"] == "1"
+        message = got.json()["error"]["message"]
+        assert "busy" in message and "--max-connections" in message
+        for sock in held:
+            sock.close()
+        held = []
+        deadline = time.monotonic() + 20
+        while (got := served.call("GET", "/healthz")).status != 200:
+            assert time.monotonic() < deadline, got
+            time.sleep(0.05)
+    finally:
+        for sock in held:
+            sock.close()
+        assert served.stop() == 0, served.lines

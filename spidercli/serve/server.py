@@ -1,10 +1,11 @@
 """``spidercli serve``: the HTTP API (``serve_app.App``) on uvicorn, with the limits a server
 facing strangers needs, and ``--workers`` processes sharing one port.
 
-uvicorn reads the HTTP (httptools' parser), bounds the connections and tasks (``--max-connections``:
-past it, 503), closes idle keep-alive connections, and on SIGTERM stops taking connections,
-finishes the requests in flight and then ends the judges (the app's lifespan). What uvicorn lacks,
-a deadline and a size for a request's head (a client that sends its headers a byte a second, or
+uvicorn reads the HTTP (httptools' parser), bounds the connections and tasks
+(``--max-connections``: past it, 503, which ``GuardedProtocol`` words in JSON like every other
+answer), closes idle keep-alive connections, and on SIGTERM stops taking connections, finishes
+the requests in flight and then ends the judges (the app's lifespan). What uvicorn lacks, a
+deadline and a size for a request's head (a client that sends its headers a byte a second, or
 without end, would hold its connection for ever), is added by ``GuardedProtocol``, its protocol
 with two timers.
 
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from uvicorn import Config, Server
+from uvicorn.protocols.http.flow_control import service_unavailable
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from spidercli.serve.app import App, Settings
@@ -59,6 +61,30 @@ def _raw(status: int, reason: str, message: str) -> bytes:
         f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
     )
     return head.encode() + body
+
+
+_BUSY = (
+    json.dumps(
+        error_json(
+            "the server is busy: it holds as many connections and requests as it takes"
+            " (--max-connections)",
+            None,
+        )
+    ).encode()
+    + b"\n"
+)
+
+
+async def _busy(scope: Any, receive: Any, send: Any) -> None:
+    """The answer past ``--max-connections``: uvicorn's 503, said in JSON like every other."""
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(_BUSY)).encode()),
+        (b"retry-after", b"1"),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": _BUSY})
 
 
 class GuardedProtocol(HttpToolsProtocol):
@@ -107,6 +133,11 @@ class GuardedProtocol(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._head_done()
         super().connection_lost(exc)
+
+    def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+        # Past --max-connections uvicorn answers with its plain-text 503 app; ours says it in
+        # JSON, with retry-after (uvicorn's count and its choice of the moment are kept).
+        super()._start_asgi_task(cycle, _busy if app is service_unavailable else app)
 
     def _head_begun(self) -> None:
         self._head_done()
