@@ -25,8 +25,8 @@ def _errors(*codes: int) -> dict[str, Any]:
         413: "The body is over the server's limit.",
         415: "Not sent as JSON.",
         422: "A value or a log that cannot be used (an unknown ruleset, not a game code).",
-        503: "Busy (every judging process taken, the queue full: retry), or the process "
-        "judging the request was lost.",
+        503: "Busy (every judging process taken and the queue full, or more connections "
+        "than the server takes: retry), or the process judging the request was lost.",
     }
     return {str(code): _json(_ERROR, words[code]) for code in codes}
 
