@@ -121,7 +121,7 @@ bench-fair: $(DEV_STAMP)
 TABLE_SETS ?= PS4
 TABLE_DIR ?= table-runs
 TABLE_ARGS ?= --timeout 60 --jobs 2
-TABLE_RETRY_ARGS ?= --timeout 7200 --max-states 200000000 --jobs 1
+TABLE_RETRY_ARGS ?= --timeout 7200 --max-states 1000000000 --jobs 1
 table: $(DEV_STAMP)
 	mkdir -p $(TABLE_DIR)
 	for s in $(TABLE_SETS); do \

@@ -139,12 +139,15 @@ class BeamSolver(Search):
     # only when every narrower one failed, so the wide ones change no line the narrow ones find.
     # Widths past 600 win 4-suit deals whose 600-wide beam runs dry (every child already met) or
     # wanders (KPat's 168: won at 12000 in 303 moves); capped, so that a beam that wanders
-    # leaves the budget to the next. The uncapped 600 pass wins the deals that need a long
-    # line. The three widest, capped at 500 moves, win the rare 4-suit deals every pass before
-    # them misses (about 1 in 700 of PySol's: each of the 19 among 1-13580 that a 60 s sweep
-    # gave up on is won by one of them in 4-60 s; one at 50000 but not at 100000: beams of
-    # different widths see different lines). A process running the 100000-wide pass peaks at
-    # about 600 MB, the 12000-wide one at about 140 MB.
+    # leaves the budget to the next. The 600 pass capped at 5000 moves wins the deals that need
+    # a long line (PS4-2457: won at level 3236 in 7 s, then polished to 497 moves); uncapped, it
+    # wandered on other deals until the budget ended (PS4-3670: 375,000,000 positions in 267 s),
+    # and no pass after it ever ran; capped, it ends in about 5 s. The three widest, capped at
+    # 500 moves, win the rare 4-suit deals every pass before them misses (about 1 in 700 of
+    # PySol's: each of the 19 among 1-13580 that a 60 s sweep gave up on is won by one of them
+    # in 4-60 s; one at 50000 but not at 100000: beams of different widths see different lines).
+    # A process running the 100000-wide pass peaks at about 600 MB, the 12000-wide one at about
+    # 140 MB.
     SCHEDULE: tuple[tuple[int, int | None], ...] = (
         (40, 250),
         (150, 300),
@@ -152,7 +155,7 @@ class BeamSolver(Search):
         (2000, 400),
         (6000, 400),
         (12000, 400),
-        (600, None),
+        (600, 5000),
         (30000, 500),
         (50000, 500),
         (100000, 500),

@@ -265,9 +265,9 @@ def figures(table: DealSet) -> str:
     unsettled = [e for e in entries.values() if e.result == "unknown"]
     if unsettled:
         lines += [
-            "- Tried and not settled (each gave up within the budget shown: the first sweep's "
-            "60 s, then a retry of up to 2 hours and 200,000,000 positions, which ends early "
-            "when the proof search spends its memory):",
+            "- Tried and not settled (each gave up within the time shown, its longest try: the "
+            "first sweep's 60 s, or a retry of up to 2 hours and 1,000,000,000 positions, which "
+            "ends early when the positions are spent or the proof search spends its memory):",
             "",
             "  | deal | tried |",
             "  |---|---|",
