@@ -200,6 +200,33 @@ def test_a_deal_every_narrower_pass_misses_is_won_by_a_wide_one(
     assert game.result == "won"
 
 
+@pytest.mark.slow
+def test_the_long_line_pass_ends_and_the_wide_passes_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PySol's 4-suit deal 3670: uncapped, the 600-wide pass for long lines never ended on it
+    (375,000,000 positions, and the passes after it never ran); capped at 5000 moves it ends in
+    a few million, and a wide pass wins. About a minute: make test-slow."""
+    passes: list[tuple[int, int | None, bool, int]] = []
+    beam = BeamSolver._beam
+
+    def spy(self: BeamSolver, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
+        before = budget.progress.states
+        line = beam(self, width, cap, budget)
+        passes.append((width, cap, line is not None, budget.progress.states - before))
+        return line
+
+    monkeypatch.setattr(BeamSolver, "_beam", spy)
+    setup = Setup.from_code(parse_code("PS4-3670"))
+    solved = solve_setup(setup, CLASSIC, timeout=None, max_states=300_000_000)
+    assert solved.result == "won" and solved.actions is not None
+    long_line = next(p for p in passes if p[:2] == (600, 5000))
+    assert not long_line[2] and long_line[3] < 20_000_000
+    assert next(w for w, _, won, _ in passes if won) >= 30000
+    game = Game.from_setup(setup, CLASSIC)
+    for action in solved.actions:
+        assert game.play(action) is None
+    assert game.result == "won"
+
+
 def test_a_won_position_needs_no_steps(beam_path: str) -> None:
     log = load_log(FIXTURES / "spiderette-1suit-win.yaml")
     game = replay(log).game
