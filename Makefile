@@ -114,8 +114,8 @@ bench-fair: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench_fair --jobs 2 $(BENCH_FAIR_ARGS)
 
 # The settled table (docs/deals.md): for each set of TABLE_SETS, sweep its deals 1-32000 under
-# nice into TABLE_DIR (resumable: run it again after a stop; the records committed there as
-# .jsonl.xz are unpacked first when no .jsonl is there), sweep again the deals it gave up on
+# nice into TABLE_DIR (resumable: run it again after a stop; the records committed in
+# fixtures/sweeps/ as SET.jsonl.xz are unpacked there first when TABLE_DIR has none), sweep again the deals it gave up on
 # with the longer budget, one at a time, then check every record and write
 # spidercli/sweeps/tables/SET.txt.xz, and docs/deals.md's figures. Many CPU-hours for a whole
 # set (docs/deals.md).
@@ -127,7 +127,10 @@ table: $(DEV_STAMP)
 	mkdir -p $(TABLE_DIR)
 	for s in $(TABLE_SETS); do \
 	  first=$(TABLE_DIR)/$$s.jsonl; retry=$(TABLE_DIR)/$$s-retry.jsonl; \
-	  for f in $$first $$retry; do [ -e $$f ] || [ ! -e $$f.xz ] || xz -dk $$f.xz || exit 1; done; \
+	  for f in $$s $$s-retry; do \
+	    [ -e $(TABLE_DIR)/$$f.jsonl ] || [ ! -e fixtures/sweeps/$$f.jsonl.xz ] || \
+	    xz -dc fixtures/sweeps/$$f.jsonl.xz > $(TABLE_DIR)/$$f.jsonl || exit 1; \
+	  done; \
 	  nice -n 19 $(BIN)/spidercli sweep $$s-1..32000 $(TABLE_ARGS) -o $$first || exit 1; \
 	  codes=$$($(BIN)/python -m tests.tools.table gave-up $$s $$first $$retry) || exit 1; \
 	  if [ -n "$$codes" ]; then \
