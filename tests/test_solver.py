@@ -174,26 +174,35 @@ def test_a_beam_with_its_memory_bounds_reached_still_wins(
     assert game.result == "won"
 
 
+def _spied_passes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int | None, bool, int]]:
+    """Each beam pass run from now on, as it ends: its width, cap, whether it won, and the
+    positions it expanded."""
+    passes: list[tuple[int, int | None, bool, int]] = []
+    beam = BeamSolver._beam
+
+    def spy(self: BeamSolver, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
+        before = budget.progress.states
+        line = beam(self, width, cap, budget)
+        passes.append((width, cap, line is not None, budget.progress.states - before))
+        return line
+
+    monkeypatch.setattr(BeamSolver, "_beam", spy)
+    return passes
+
+
 def test_a_deal_every_narrower_pass_misses_is_won_by_a_wide_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """PySol's 4-suit deal 10604: the 60 s sweep gave up on it (every pass to the uncapped 600
     failed, then the proof search spent its memory); the 30000-wide pass wins it (about 6 s)."""
-    passes: list[tuple[int, int | None, bool]] = []
-    beam = BeamSolver._beam
-
-    def spy(self: BeamSolver, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
-        line = beam(self, width, cap, budget)
-        passes.append((width, cap, line is not None))
-        return line
-
-    monkeypatch.setattr(BeamSolver, "_beam", spy)
+    passes = _spied_passes(monkeypatch)
     setup = Setup.from_code(parse_code("PS4-10604"))
     solved = solve_setup(setup, CLASSIC, timeout=None, max_states=150_000_000)
     assert solved.result == "won" and solved.actions is not None
-    first_win = next(i for i, (_, _, won) in enumerate(passes) if won)
+    first_win = next(i for i, (_, _, won, _) in enumerate(passes) if won)
     wide = BeamSolver.SCHEDULE.index((30000, 500))
-    assert [(w, c) for w, c, _ in passes[: first_win + 1]] == list(BeamSolver.SCHEDULE[: wide + 1])
+    tried = [(w, c) for w, c, _, _ in passes[: first_win + 1]]
+    assert tried == list(BeamSolver.SCHEDULE[: wide + 1])
     game = Game.from_setup(setup, CLASSIC)
     for action in solved.actions:
         assert game.play(action) is None
@@ -205,16 +214,7 @@ def test_the_long_line_pass_ends_and_the_wide_passes_run(monkeypatch: pytest.Mon
     """PySol's 4-suit deal 3670: uncapped, the 600-wide pass for long lines never ended on it
     (375,000,000 positions, and the passes after it never ran); capped at 5000 moves it ends in
     a few million, and a wide pass wins. About a minute: make test-slow."""
-    passes: list[tuple[int, int | None, bool, int]] = []
-    beam = BeamSolver._beam
-
-    def spy(self: BeamSolver, width: int, cap: int | None, budget: _Budget) -> list[Step] | None:
-        before = budget.progress.states
-        line = beam(self, width, cap, budget)
-        passes.append((width, cap, line is not None, budget.progress.states - before))
-        return line
-
-    monkeypatch.setattr(BeamSolver, "_beam", spy)
+    passes = _spied_passes(monkeypatch)
     setup = Setup.from_code(parse_code("PS4-3670"))
     solved = solve_setup(setup, CLASSIC, timeout=None, max_states=300_000_000)
     assert solved.result == "won" and solved.actions is not None
