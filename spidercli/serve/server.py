@@ -54,8 +54,13 @@ class Options:
     settings: Settings = field(default_factory=Settings)
 
 
+def _error_body(message: str) -> bytes:
+    """The JSON error body every answer the server writes itself carries (as the app's do)."""
+    return json.dumps(error_json(message, None)).encode() + b"\n"
+
+
 def _raw(status: int, reason: str, message: str) -> bytes:
-    body = json.dumps(error_json(message, None)).encode() + b"\n"
+    body = _error_body(message)
     head = (
         f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
         f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
@@ -63,15 +68,8 @@ def _raw(status: int, reason: str, message: str) -> bytes:
     return head.encode() + body
 
 
-_BUSY = (
-    json.dumps(
-        error_json(
-            "the server is busy: it holds as many connections and requests as it takes"
-            " (--max-connections)",
-            None,
-        )
-    ).encode()
-    + b"\n"
+_BUSY = _error_body(
+    "the server is busy: it holds as many connections and requests as it takes (--max-connections)"
 )
 
 
