@@ -115,19 +115,22 @@ bench-fair: $(DEV_STAMP)
 
 # The settled table (docs/deals.md): for each set of TABLE_SETS, sweep its deals 1-32000 under
 # nice into TABLE_DIR (resumable: run it again after a stop; the records committed in
-# fixtures/sweeps/ as SET.jsonl.xz are unpacked there first when TABLE_DIR has none), sweep again the deals it gave up on
-# with the longer budget, one at a time, then check every record and write
-# spidercli/sweeps/tables/SET.txt.xz, and docs/deals.md's figures. Many CPU-hours for a whole
-# set (docs/deals.md).
+# fixtures/sweeps/ as SET.jsonl.xz, SET-retry.jsonl.xz and SET-grades.jsonl.xz are unpacked there
+# first when TABLE_DIR has none), sweep again the deals it gave up on with the longer budget, one at
+# a time, then check every record and write spidercli/sweeps/tables/SET.txt.xz; grade the first
+# TABLE_GRADES deals a pick with seed 0 draws (resumable), write the table again with the grades,
+# and docs/deals.md's figures. Many CPU-hours for a whole set (docs/deals.md).
 TABLE_SETS ?= PS4
 TABLE_DIR ?= table-runs
 TABLE_ARGS ?= --timeout 60 --jobs 2
 TABLE_RETRY_ARGS ?= --timeout 7200 --max-states 1000000000 --jobs 1
+TABLE_GRADES ?= 8
 table: $(DEV_STAMP)
 	mkdir -p $(TABLE_DIR)
 	for s in $(TABLE_SETS); do \
 	  first=$(TABLE_DIR)/$$s.jsonl; retry=$(TABLE_DIR)/$$s-retry.jsonl; \
-	  for f in $$s $$s-retry; do \
+	  grades=$(TABLE_DIR)/$$s-grades.jsonl; \
+	  for f in $$s $$s-retry $$s-grades; do \
 	    [ -e $(TABLE_DIR)/$$f.jsonl ] || [ ! -e fixtures/sweeps/$$f.jsonl.xz ] || \
 	    xz -dc fixtures/sweeps/$$f.jsonl.xz > $(TABLE_DIR)/$$f.jsonl || exit 1; \
 	  done; \
@@ -136,8 +139,11 @@ table: $(DEV_STAMP)
 	  if [ -n "$$codes" ]; then \
 	    nice -n 19 $(BIN)/spidercli sweep $$codes $(TABLE_RETRY_ARGS) -o $$retry || exit 1; \
 	  fi; \
-	  touch $$retry; \
-	  $(BIN)/python -m tests.tools.table build $$s $$first $$retry || exit 1; \
+	  touch $$retry $$grades; \
+	  $(BIN)/python -m tests.tools.table build $$s $$first $$retry --grades $$grades || exit 1; \
+	  nice -n 19 $(BIN)/python -m tests.tools.table grade $$s --seed 0 --count $(TABLE_GRADES) \
+	    --jobs 2 -o $$grades || exit 1; \
+	  $(BIN)/python -m tests.tools.table build $$s $$first $$retry --grades $$grades || exit 1; \
 	done
 	$(BIN)/python -m tests.tools.table doc
 
