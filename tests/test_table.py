@@ -415,3 +415,23 @@ def test_the_docs_figures_are_the_shipped_tables() -> None:
     assert DOC_START in text and DOC_END in text
     section = text.partition(DOC_START)[2].partition(DOC_END)[0]
     assert section == "\n" + doc_figures() + "\n"
+
+
+def test_the_figures_say_complete_only_when_every_deal_is_settled() -> None:
+    """A set with deals untried or unknown names them and says the sweep goes on; a set with
+    every deal settled says complete and names no deal left."""
+    from dataclasses import replace
+
+    from tests.tools.table import figures
+
+    small = replace(INFO, last=4)
+    partial = figures(read_table(small, "1 won 2 1 - 1>2 deal\n3 unknown - 57 - gave-up 60\n", "t"))
+    assert "**1 won, 0 proven unwinnable, 3 not settled**" in partial
+    assert "Not tried yet: deals 2, 4 (2); the sweep goes on" in partial
+    assert "complete" not in partial
+    text = "1 won 2 1 - 1>2 deal\n2 won 2 1 - 1>2 deal\n3 unwinnable - - - lock 3\n"
+    text += "4 won 1 1 - 1>2\n"
+    whole = figures(read_table(small, text, "t"))
+    assert "**complete: every deal settled, 3 won and 1 proven unwinnable**" in whole
+    assert "none is left unknown" in whole and "Not tried" not in whole
+    assert "- `PS4-3` is proven unwinnable: a lock: no card of rank 3 can ever be face up." in whole

@@ -225,15 +225,27 @@ def figures(table: DealSet) -> str:
     gaps = sorted((e.moves or 0) - (e.lower_bound or 0) for e in won)
     tried = sorted(entries)
     untried = [n for n in range(table.info.first, table.info.last + 1) if n not in entries]
-    lines = [
-        f"`{table.name}` ({table.info.title}, deals {table.info.first}-{table.info.last}): "
-        f"**{table.won:,} won, {table.unwinnable:,} proven unwinnable, {table.unknown:,} not "
-        "settled**.",
-        "",
-        f"- Tried: deals {spans(tried) or 'none'} ({len(tried):,}). Not tried yet: deals "
-        f"{spans(untried) or 'none'} ({len(untried):,}); the sweep goes on (`make table`) and a "
-        "later release ships more.",
-    ]
+    head = f"`{table.name}` ({table.info.title}, deals {table.info.first}-{table.info.last}): "
+    if not untried and not table.unknown:
+        lines = [
+            head + f"**complete: every deal settled, {table.won:,} won and "
+            f"{table.unwinnable:,} proven unwinnable**.",
+            "",
+            f"- Tried: every deal ({len(tried):,}); none is left unknown.",
+        ]
+    else:
+        lines = [
+            head + f"**{table.won:,} won, {table.unwinnable:,} proven unwinnable, "
+            f"{table.unknown:,} not settled**.",
+            "",
+            f"- Tried: deals {spans(tried) or 'none'} ({len(tried):,}). Not tried yet: deals "
+            f"{spans(untried) or 'none'} ({len(untried):,})"
+            + (
+                "; the sweep goes on (`make table`) and a later release ships more."
+                if untried
+                else "."
+            ),
+        ]
     if won:
         lines.append(
             f"- The certificates: {lengths[len(lengths) // 2]} moves at the median, "
