@@ -123,9 +123,23 @@ for p in sorted(pathlib.Path(sys.argv[1]).glob('*.yaml')):
 """
 
 
-def ratio_verify_compose(count: int = 2_000, repeats: int = 3) -> tuple[float, float, float]:
+def _alternating(
+    measure: Callable[[list[str]], float], a: list[str], b: list[str], repeats: int
+) -> tuple[list[float], list[float]]:
+    """``measure`` of the commands ``a`` and ``b``, ``repeats`` times each, alternating (a b a
+    b ...), so that a change in the machine's load falls on both sides alike."""
+    first: list[float] = []
+    second: list[float] = []
+    for _ in range(repeats):
+        first.append(measure(a))
+        second.append(measure(b))
+    return first, second
+
+
+def ratio_verify_compose(count: int = 2_000, repeats: int = 5) -> tuple[float, float, float]:
     """``verify --jobs 1`` CPU against only composing the same files with libyaml (each the best
-    of ``repeats``): (verify s, compose s, ratio). The logs are the fixture games, repeated."""
+    of ``repeats``, the two alternating): (verify s, compose s, ratio). The logs are the fixture
+    games, repeated."""
     import shutil
     import tempfile
 
@@ -133,12 +147,13 @@ def ratio_verify_compose(count: int = 2_000, repeats: int = 3) -> tuple[float, f
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(count):
             shutil.copyfile(FIXTURES[i % len(FIXTURES)], Path(tmp) / f"log-{i:06d}.yaml")
-        verify = min(
-            _child_usage([exe, "verify", tmp, "-f", "jsonl", "-j", "1"])[0] for _ in range(repeats)
+        verifies, composes = _alternating(
+            lambda args: _child_usage(args)[0],
+            [exe, "verify", tmp, "-f", "jsonl", "-j", "1"],
+            [sys.executable, "-c", _COMPOSE, tmp],
+            repeats,
         )
-        compose = min(
-            _child_usage([sys.executable, "-c", _COMPOSE, tmp])[0] for _ in range(repeats)
-        )
+    verify, compose = min(verifies), min(composes)
     return verify, compose, verify / compose
 
 
@@ -192,19 +207,18 @@ def verify_breakdown(count: int = 2_000, repeats: int = 3) -> dict[str, float]:
 
 
 def ratio_replay_help(repeats: int = 15) -> tuple[float, float, float]:
-    """``spidercli replay LOG`` against ``spidercli --help``, whole processes, median wall ms."""
+    """``spidercli replay LOG`` against ``spidercli --help``, whole processes, median wall ms
+    (the two alternating)."""
     exe = str(Path(sys.executable).parent / "spidercli")
     log = str(ROOT / "fixtures" / "example-spider-1suit-117.yaml")
 
-    def median_ms(args: list[str]) -> float:
-        times = []
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            subprocess.run(args, capture_output=True)
-            times.append(time.perf_counter() - t0)
-        return statistics.median(times) * 1000
+    def wall(args: list[str]) -> float:
+        t0 = time.perf_counter()
+        subprocess.run(args, capture_output=True)
+        return time.perf_counter() - t0
 
-    replay_ms, help_ms = median_ms([exe, "replay", log]), median_ms([exe, "--help"])
+    replays, helps = _alternating(wall, [exe, "replay", log], [exe, "--help"], repeats)
+    replay_ms, help_ms = statistics.median(replays) * 1000, statistics.median(helps) * 1000
     return replay_ms, help_ms, replay_ms / help_ms
 
 
