@@ -120,7 +120,7 @@ bench-fair: $(DEV_STAMP)
 # a time, then check every record and write spidercli/sweeps/tables/SET.txt.xz; grade the first
 # TABLE_GRADES deals a pick with seed 0 draws (resumable), write the table again with the grades,
 # and docs/deals.md's figures. Many CPU-hours for a whole set (docs/deals.md).
-TABLE_SETS ?= PS4
+TABLE_SETS ?= PS4 PS2 PS1
 TABLE_DIR ?= table-runs
 TABLE_ARGS ?= --timeout 60 --jobs 2
 TABLE_RETRY_ARGS ?= --timeout 7200 --max-states 1000000000 --jobs 1
