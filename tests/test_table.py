@@ -23,6 +23,7 @@ from spidercli.sweeps.table import (
     TableError,
     deal_set,
     held,
+    parse_line,
     pick,
     read_table,
     shuffled,
@@ -120,6 +121,38 @@ def test_a_table_file_is_read_line_by_line() -> None:
     assert table.get(11).tried == "gave-up 60" and table.get(11).lower_bound == 57
     assert table.get(12).result == "unknown" and table.get(12).tried is None
     assert table.made == "today"
+
+
+def test_a_won_deals_actions_are_split_when_asked_for_and_equal_the_lines() -> None:
+    """Entries splits a certificate only when its entry is asked for; the entry is the one
+    parse_line makes of the line, and the set's counts and won numbers read no certificate."""
+    lines = [
+        "5 won 3 2 - 1>2  10>3:2\tdeal",
+        "3 won 2 1 1/8 1>2 deal",
+        "4 unknown - 9 - gave-up 60",
+    ]
+    table = read_table(INFO, "\n".join(lines) + "\n", "t")
+    entries = table.entries
+    assert list(entries) == [5, 3, 4] and len(entries) == 3 and 3 in entries and 6 not in entries
+    assert (entries.count("won"), entries.count("unwinnable"), entries.numbers("won")) == (
+        2,
+        0,
+        [3, 5],
+    )
+    assert all(not e.line for e in entries._entries.values())  # nothing split yet
+    assert entries[5] == parse_line(INFO, lines[0], "t") and entries[5].line == (
+        "1>2",
+        "10>3:2",
+        "deal",
+    )
+    assert entries[5] is entries[5]  # split once, then kept
+    assert [e.line for e in table if e.result == "won"] == [
+        ("1>2", "deal"),
+        ("1>2", "10>3:2", "deal"),
+    ]
+    assert entries[4] == parse_line(INFO, lines[2], "t")
+    with pytest.raises(KeyError):
+        entries[6]
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
 from spidercli.game.actions import Action, parse_action
@@ -168,6 +167,48 @@ class Settled:
         }
 
 
+class Entries(Mapping[int, Settled]):
+    """A set's entries by deal number, in the file's order. Every line is read and checked when
+    the table is loaded, but a won deal's certificate (some 130 actions) is split into its
+    actions only when its entry is first asked for: a set's summary splits none and a deal's
+    entry one (splitting all 32,000 took most of the time to load a set). Counting by result
+    reads no certificate either."""
+
+    __slots__ = ("_actions", "_counts", "_entries")
+
+    def __init__(self, entries: dict[int, Settled], actions: dict[int, str]) -> None:
+        self._entries = entries  # a won deal's entry has its line () until asked for
+        self._actions = actions  # a won deal's actions, as the file wrote them
+        self._counts: dict[str, int] = {}
+        for entry in entries.values():
+            self._counts[entry.result] = self._counts.get(entry.result, 0) + 1
+
+    def __getitem__(self, number: int) -> Settled:
+        entry = self._entries[number]
+        if not entry.line and entry.result == "won":
+            # Two threads asking at once each split it and store equal entries.
+            entry = replace(entry, line=tuple(self._actions[number].split()))
+            self._entries[number] = entry
+        return entry
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, number: object) -> bool:
+        return number in self._entries
+
+    def count(self, result: TableResult) -> int:
+        """The entries with this result (deals with no line are not entries)."""
+        return self._counts.get(result, 0)
+
+    def numbers(self, result: TableResult) -> list[int]:
+        """The deals with this result, in increasing order."""
+        return sorted(n for n, e in self._entries.items() if e.result == result)
+
+
 @dataclass(frozen=True)
 class DealSet:
     """A set of the table (``spidercli deals PS4``): what it is, how many of its deals are
@@ -176,7 +217,7 @@ class DealSet:
 
     info: SetInfo
     made: str
-    entries: Mapping[int, Settled] = field(repr=False)
+    entries: Entries = field(repr=False)
 
     def __repr__(self) -> str:
         return (
@@ -195,7 +236,7 @@ class DealSet:
     def count(self, result: TableResult) -> int:
         if result == "unknown":
             return self.deals - self.won - self.unwinnable
-        return sum(1 for s in self.entries.values() if s.result == result)
+        return self.entries.count(result)
 
     @property
     def won(self) -> int:
@@ -233,7 +274,7 @@ class DealSet:
             yield self.get(n)
 
     def won_numbers(self) -> list[int]:
-        return sorted(n for n, s in self.entries.items() if s.result == "won")
+        return self.entries.numbers("won")
 
     def to_json(self) -> dict[str, object]:
         """``spidercli deals SET --json``'s object."""
@@ -252,24 +293,25 @@ class DealSet:
 
 def parse_line(info: SetInfo, line: str, where: str) -> Settled:
     """One deal's line of a table file (see the module's docstring)."""
-    words = line.split()
+    entry, actions = _parse_line(info, line, where)
+    return replace(entry, line=tuple(actions.split())) if entry.result == "won" else entry
+
+
+def _parse_line(info: SetInfo, line: str, where: str) -> tuple[Settled, str]:
+    """One deal's line, checked whole, as its entry and a won deal's actions as written (the
+    entry's ``line`` left empty: ``Entries`` splits it when asked for)."""
+    words = line.split(None, 5)
     try:
         number, result, moves, bound, grade = words[:5]
-        rest = words[5:]
+        rest = words[5] if len(words) > 5 else ""
         n = int(number)
         if result == "won":
             if not rest:
                 raise ValueError("a won deal without its line")
-            return Settled(
-                info.code(n),
-                "won",
-                int(moves),
-                int(bound),
-                tuple(rest),
-                grade=_grade(grade),
-            )
+            settled = Settled(info.code(n), "won", int(moves), int(bound), grade=_grade(grade))
+            return settled, rest
         if result == "unwinnable":
-            kind, *args = rest
+            kind, *args = rest.split()
             if kind == "lock":
                 proof = Proof("lock", ranks=tuple(int(a) for a in args))
             elif kind == "search":
@@ -277,15 +319,16 @@ def parse_line(info: SetInfo, line: str, where: str) -> Settled:
                 proof = Proof("search", positions=int(positions))
             else:
                 raise ValueError(f"unknown proof {kind!r}")
-            return Settled(info.code(n), "unwinnable", proof=proof)
+            return Settled(info.code(n), "unwinnable", proof=proof), ""
         if result == "unknown":
-            return Settled(
+            settled = Settled(
                 info.code(n),
                 "unknown",
                 lower_bound=None if bound == "-" else int(bound),
-                tried=" ".join(rest) or None,
+                tried=" ".join(rest.split()) or None,
                 grade=_grade(grade),
             )
+            return settled, ""
         raise ValueError(f"unknown result {result!r}")
     except ValueError as err:
         raise TableError(f"{where}: not a line of the table: {err}") from err
@@ -301,6 +344,7 @@ def _grade(word: str) -> Grade | None:
 def read_table(info: SetInfo, text: str, where: str) -> DealSet:
     """A table file's text (decompressed) as the set it holds."""
     entries: dict[int, Settled] = {}
+    actions: dict[int, str] = {}
     made = ""
     for i, line in enumerate(text.splitlines(), 1):
         if line.startswith("#"):
@@ -312,11 +356,14 @@ def read_table(info: SetInfo, text: str, where: str) -> DealSet:
             continue
         if not line.strip():
             continue
-        entry = parse_line(info, line, f"{where}:{i}")
-        if not info.first <= entry.number <= info.last or entry.number in entries:
-            raise TableError(f"{where}:{i}: deal {entry.number} is out of range or repeated")
-        entries[entry.number] = entry
-    return DealSet(info, made, MappingProxyType(entries))
+        entry, line_actions = _parse_line(info, line, f"{where}:{i}")
+        number = entry.number
+        if not info.first <= number <= info.last or number in entries:
+            raise TableError(f"{where}:{i}: deal {number} is out of range or repeated")
+        entries[number] = entry
+        if line_actions and entry.result == "won":
+            actions[number] = line_actions
+    return DealSet(info, made, Entries(entries, actions))
 
 
 def table_path(name: str) -> Traversable:
