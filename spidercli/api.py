@@ -32,7 +32,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, overload
 from spidercli.errors import InputError
 from spidercli.game.rules import ruleset_named
 from spidercli.logs.files import MAX_LOG_BYTES, too_big
-from spidercli.text.messages import N_, message_of
+from spidercli.text.messages import N_, is_utf8, message_of
 from spidercli.text.words import GRADES, RANKINGS
 
 # The work modules, each imported when a function first uses it (the commands' table in
@@ -600,6 +600,10 @@ def pick_deals(
         raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a str or None, not {type(title).__name__}")
+    if title is not None and not title.strip():  # a tournament would show its file's name
+        raise ValueError("title must not be empty: give None for no title")
+    if title is not None and not is_utf8(title):
+        raise ValueError(f"title must be text that UTF-8 can write, not {title!r}")
     if ranking is not None and ranking not in RANKINGS:
         raise ValueError(f"ranking must be score or wins, not {ranking!r}")
     table = deals(name)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import lzma
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import spidercli
 from spidercli.game.codes import Setup, parse_code
@@ -19,6 +22,7 @@ from spidercli.solver.grades import Grade
 from spidercli.sweeps.table import (
     SETS,
     DealSet,
+    Picked,
     Settled,
     TableError,
     deal_set,
@@ -365,6 +369,13 @@ def test_deals_log_of_a_deal_without_certificate_exits_1() -> None:
         (["PS4", "--pick", "0"], "0"),
         (["PS4", "--pick", "3", "--seed", "-1"], "-1"),
         (["PS4", "--pick", "99999"], "fewer than"),
+        (["PS4-" + "1" * 5000], "no set has a deal numbered so high"),  # past int()'s 4,300 digits
+        (["PS4-" + "0" * 30 + "17", "--log", "--json"], "--log prints a log"),
+        (["PS4", "--pick", "1", "--title", ""], "--title must not be empty"),
+        (["PS4", "--pick", "1", "--title", " \t"], "--title must not be empty"),
+        (["PS4", "--pick", "1", "--title", "bad\udcffbyte"], "must be UTF-8 text: 'bad\\xffbyte'"),
+        (["PS4", "--pick", "1", "--manifest", ""], "--manifest needs a file's name"),
+        (["PS4", "--pick", "1", "--manifest", "/dev/null"], "not a regular file"),
     ],
 )
 def test_deals_refuses_bad_input_with_exit_2(args: list[str], words: str) -> None:
@@ -468,3 +479,55 @@ def test_the_figures_say_complete_only_when_every_deal_is_settled() -> None:
     assert "**complete: every deal settled, 3 won and 1 proven unwinnable**" in whole
     assert "none is left unknown" in whole and "Not tried" not in whole
     assert "- `PS4-3` is proven unwinnable: a lock: no card of rank 3 can ever be face up." in whole
+
+
+def test_a_long_zero_padded_number_is_still_its_deal() -> None:
+    assert spidercli.settled("PS4-" + "0" * 40 + "17").game == "PS4-17"
+
+
+@pytest.mark.parametrize("where", ["a folder", "a link to /dev/null"])
+def test_deals_pick_into_a_manifest_it_cannot_write_writes_nothing(
+    tmp_path: Path, quick_grades: list[str], where: str
+) -> None:
+    """The manifest's path is checked before any deal is drawn or graded and before any
+    certificate is written: a refused run leaves nothing behind."""
+    target = tmp_path / "m.yaml"
+    if where == "a folder":
+        target.mkdir()
+    else:
+        target.symlink_to("/dev/null")
+    result = run("deals", "PS4", "--pick", "2", "--manifest", str(target))
+    assert result.exit_code == 2 and "cannot be written" in result.stderr, result.output
+    assert not (tmp_path / "certificates").exists() and quick_grades == []
+    assert "Traceback" not in result.output
+
+
+@given(st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=40).filter(str.strip))
+@example("del\x7f nel\x85 c1\x9f ls\u2028 ps\u2029 bom\ufeff \ufffe\uffff")
+@example("Cup: 'one' \"two\" #3 \\ {a: b} [c] & *d !e %f @g `h`\n\t\r")
+@example(" null ")
+@settings(max_examples=300, deadline=None)
+def test_any_title_reads_back_from_the_manifest_exactly(title: str) -> None:
+    """Every title a user can give (any text: controls, DEL, NEL, line separators, the BOM,
+    U+FFFE...) is written so that the tournament reads the same title back."""
+    entry = Settled("PS4-17", "won", 174, 55)
+    text = Picked("PS4", 0, None, title, (entry,)).manifest_text()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.yaml"
+        path.write_text(text, encoding="utf-8")
+        assert load_manifest(str(path)).name == title
+
+
+def test_deals_pick_takes_grade_and_ranking_in_any_case_and_counts_in_words(
+    tmp_path: Path, quick_grades: list[str]
+) -> None:
+    path = tmp_path / "m.yaml"
+    result = run(
+        "deals", "PS4", "--pick", "1", "--grade", "HARD", "--ranking", "Wins",
+        "--manifest", str(path),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = path.read_text()
+    assert text.startswith("# 1 winnable deal of ") and "--grade hard --ranking wins." in text
+    assert "ranking: wins\n" in text and "grade: hard}" in text
+    assert result.stderr.startswith(f"wrote {path} and 1 certificate beside it")

@@ -165,6 +165,18 @@ def test_a_manifest_without_a_name_is_titled_by_its_file(cup: Path) -> None:
         ("deals:\n  - {game: PS4-0}\n", 2, "neither a game code nor a deal ID"),
         ("deals:\n  - {game: [PS4-1]}\n", 2, "must be text"),
         ("deals:\n  - {game: PS4-1, grade: !!int 3}\n", 2, ""),
+        # the same deal twice, as a code in either case or as its deal ID: refused, not counted
+        # twice (its two grades would have the last one win)
+        (
+            "deals:\n  - {game: PS4-1, grade: easy}\n  - {game: ps4-1, grade: hard}\n",
+            3,
+            "deals: 'ps4-1' is a deal given before, on line 2",
+        ),
+        (
+            f"deals:\n  - PS4-2\n  - PS4-1\n  - {spidercli.deal('PS4-1').setup.deal_id}\n",
+            4,
+            "a deal given before, on line 3",
+        ),
     ],
 )
 def test_a_bad_ranking_or_grade_is_refused_with_its_line(
@@ -196,3 +208,14 @@ def test_a_picked_manifest_carries_its_name_ranking_and_reads_back(tmp_path: Pat
     }
     bad = run("deals", "PS4", "--pick", "2", "--ranking", "fast")
     assert bad.exit_code == 2 and "--ranking must be score or wins" in bad.stderr
+
+
+def test_the_tournaments_name_is_shown_escaped(tmp_path: Path) -> None:
+    """A name with a line break and a terminal's escape is shown as text, not played out."""
+    (tmp_path / "m.yaml").write_text('name: "Cup\\nline2\\e[31mRED"\ndeals: [PS4-1]\n')
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "a.yaml").write_text(player_log("PS4-1", "ann"))
+    result = run("tournament", str(tmp_path / "logs"), "-m", str(tmp_path / "m.yaml"))
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert "Cup\\x0aline2\\x1b[31mRED" in first and "\x1b" not in result.stdout

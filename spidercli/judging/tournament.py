@@ -23,7 +23,7 @@ from spidercli.game.rules import RULESETS, check_playable
 from spidercli.judging.formats import csv_row
 from spidercli.judging.verdict import Verdict
 from spidercli.judging.workers import verify_all
-from spidercli.logs.yamlreader import Checker, compose, read_text
+from spidercli.logs.yamlreader import Checker, compose, line_of, read_text
 from spidercli.play.replay import EXPECT_FAILED, ILLEGAL, VALID
 from spidercli.report.text import hanging, text_width
 from spidercli.text.i18n import _, ngettext
@@ -101,6 +101,20 @@ def load_manifest(path: str) -> Manifest:
         raise c.fail(N_("deals must be a non-empty list of game codes or deal IDs"), deals_node)
     deals: list[tuple[str, str]] = []
     grades: list[tuple[str, str]] = []
+    first_line: dict[str, int] = {}  # each deal's line, to refuse it given again
+
+    def once(deal_id: str, value: str, node: yaml.Node) -> None:
+        if deal_id in first_line:
+            raise c.fail(
+                N_(
+                    "deals: {value} is a deal given before, on line {line}",
+                    value=quoted(value),
+                    line=first_line[deal_id],
+                ),
+                node,
+            )
+        first_line[deal_id] = line_of(node)
+
     for entry in deals_node.value:
         item, grade = entry, None
         if isinstance(entry, yaml.MappingNode):
@@ -120,6 +134,7 @@ def load_manifest(path: str) -> Manifest:
                 )
         value = c.text(item, N_("deals: an entry")).strip()
         if _DEAL_ID.fullmatch(value.lower()):
+            once(value.lower(), value, item)
             deals.append((value.lower(), N_("explicit deal {id}", id=value.lower())))
             if grade is not None:
                 grades.append((value.lower(), grade))
@@ -142,6 +157,7 @@ def load_manifest(path: str) -> Manifest:
                 raise c.fail(
                     N_("{error} ({deal})", error=message_of(err), deal=setup.name), item
                 ) from err
+        once(setup.deal_id, value, item)
         deals.append((setup.deal_id, setup.name))
         if grade is not None:
             grades.append((setup.deal_id, grade))
@@ -449,7 +465,7 @@ def standings_text(out: TournamentResult, wrap: int | None = None) -> str:
     title = _("Tournament")
     if out.name:
         head = _("{name} ({rules} rules)") if out.rules else "{name}"
-        lines.append(f"{title:<10}  " + head.format(name=out.name, rules=out.rules))
+        lines.append(f"{title:<10}  " + head.format(name=shown(out.name), rules=out.rules))
     elif out.manifest_file is not None:  # a manifest without a name: its file names it
         head = _("{name} ({rules} rules)") if out.rules else "{name}"
         named = shown_path(out.manifest_file)

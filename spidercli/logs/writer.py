@@ -3,8 +3,24 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 from spidercli.game.cards import card_str
 from spidercli.game.codes import Setup
+
+# What a YAML double-quoted scalar may not hold as it stands, or would fold as a line break: DEL
+# and the C1 controls (NEL among them), the line and paragraph separators, the byte order mark,
+# U+FFFE, U+FFFF and lone surrogates. JSON's escapes cover the C0 controls.
+_NOT_YAML_AS_IS = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+def yaml_quoted(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar that every YAML reader reads back as exactly
+    ``text``: JSON's string (its escapes are YAML's too), with each character YAML may not hold
+    as it stands, or would fold as a line break, escaped as ``\\uXXXX``."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _NOT_YAML_AS_IS.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
 def deal_lines(setup: Setup) -> list[str]:

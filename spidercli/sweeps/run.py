@@ -106,17 +106,25 @@ class Sink:
 def check_manifest(manifest: str) -> None:
     """``OutputError`` at once for a manifest that could not be written when the sweep ends (a
     folder, a FIFO, a device, a folder that takes no file) or certificates that could not be."""
+    if not manifest:
+        raise OutputError(N_("--manifest needs a file's name, not an empty one"))
     if os.path.isdir(manifest):
         raise OutputError(N_("{file}: cannot be written: it is a folder", file=manifest))
+    if os.path.exists(manifest):  # a device (or a link to one) makes no folder beside it
+        _replaceable(manifest)
     folder = os.path.dirname(certificate_path(manifest, "-"))
     try:  # before any deal is solved: a folder that cannot be made is said at once
         os.makedirs(folder, exist_ok=True)
     except OSError as err:
         raise unwritable(folder, err) from err
+    _replaceable(manifest)
+
+
+def _replaceable(path: str) -> None:
     try:
-        check_replaceable(manifest)
+        check_replaceable(path)
     except OSError as err:
-        raise unwritable(manifest, err) from err
+        raise unwritable(path, err) from err
 
 
 def open_sweep(

@@ -23,7 +23,6 @@ Each certificate is replayed by the tests on every run; an unwinnable deal's pro
 
 from __future__ import annotations
 
-import json
 import lzma
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -35,7 +34,7 @@ from spidercli.game.actions import Action, parse_action
 from spidercli.game.codes import Setup, parse_code, splitmix64_output
 from spidercli.game.engine import Game
 from spidercli.game.rules import CLASSIC
-from spidercli.logs.writer import format_log
+from spidercli.logs.writer import format_log, yaml_quoted
 from spidercli.play.replay import figures
 from spidercli.solver.grades import Grade
 from spidercli.sweeps.plan import RULES
@@ -398,6 +397,10 @@ def split_code(code: str) -> tuple[str, int]:
     head, sep, number = code.strip().upper().rpartition("-")
     if not sep or not number.isascii() or not number.isdigit():
         raise TableError(N_("{code} is not a set's deal such as PS4-17", code=quoted(code)))
+    if len(number.lstrip("0")) > 18:  # no set goes so far (and int() stops at 4,300 digits)
+        raise TableError(
+            N_("{code} is not in the table: no set has a deal numbered so high", code=quoted(code))
+        )
     return head, int(number)
 
 
@@ -523,15 +526,17 @@ class Picked:
         """The tournament manifest of these deals (``spidercli tournament --manifest``), each
         with its grade and moves as a comment."""
         which = "" if self.grade is None else f" --grade {self.grade}"
+        which += "" if self.ranking is None else f" --ranking {self.ranking}"
         lines = [
-            f"# {len(self.deals)} winnable deals of {SETS[self.set].title} ({self.set}), picked",
+            f"# {counted(len(self.deals), 'winnable deal')} of {SETS[self.set].title} "
+            f"({self.set}), picked",
             f"# by spidercli deals {self.set} --pick {len(self.deals)} --seed {self.seed}{which}.",
             "# Each deal's winning log is in certificates/<code>.yaml beside this file;",
             "# spidercli replay verifies it. Grades: the fair player's playouts won",
             "# (docs/fair.md).",
         ]
         if self.title is not None:
-            lines.append(f"name: {json.dumps(self.title, ensure_ascii=False)}")
+            lines.append(f"name: {yaml_quoted(self.title)}")
         lines.append(f"rules: {RULES}")
         if self.ranking is not None:
             lines.append(f"ranking: {self.ranking}")

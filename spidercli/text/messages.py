@@ -26,6 +26,12 @@ def utf8_safe(text: str) -> str:
     return _SURROGATES.sub("\ufffd", text)
 
 
+def is_utf8(text: str) -> bool:
+    """Whether ``text`` holds no lone surrogate (what Python makes of bytes that are not UTF-8,
+    in a file name or an argument), so that UTF-8 can write it as it is."""
+    return _SURROGATES.search(text) is None
+
+
 def _escape(ch: str) -> str:
     code = ord(ch)
     if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8, kept by os.fsdecode as a surrogate
@@ -251,6 +257,7 @@ __all__ = [
     "counted",
     "did_you_mean",
     "error_json",
+    "is_utf8",
     "located",
     "message_of",
     "prefixed",

@@ -11,10 +11,11 @@ import typer
 
 from spidercli import api
 from spidercli.cli.app import LangOption, dump, fail, unusable, write_output
-from spidercli.errors import InputError, unwritable
+from spidercli.errors import InputError, OutputError, unwritable
+from spidercli.sweeps.run import check_manifest
 from spidercli.sweeps.table import entry_text, set_text
-from spidercli.text.i18n import _
-from spidercli.text.messages import N_, quoted, said
+from spidercli.text.i18n import _, ngettext
+from spidercli.text.messages import N_, is_utf8, quoted
 from spidercli.text.words import GRADES, RANKINGS
 
 
@@ -31,7 +32,7 @@ def deals(
     spec: Annotated[
         str,
         typer.Argument(
-            help="A set of the table (PS4, PS2, PS1) or one of its deals (PS4-17).",
+            help="A set of the table (PS4) or one of its deals (PS4-17).",
             metavar="SET|CODE",
         ),
     ],
@@ -109,31 +110,36 @@ def deals(
         (manifest is not None, "--manifest"),
     ):
         if given and not picking:
-            fail(said(N_("{option} goes with --pick", option=option)), None, as_json)
+            fail(N_("{option} goes with --pick", option=option), None, as_json)
     if picking and is_deal:
-        fail(said(N_("--pick takes a set (PS4), not a deal")), None, as_json)
+        fail(N_("--pick takes a set (PS4), not a deal"), None, as_json)
     if log and not is_deal:
-        fail(said(N_("--log takes a deal (PS4-17), not a set")), None, as_json)
+        fail(N_("--log takes a deal (PS4-17), not a set"), None, as_json)
     if log and as_json:
-        fail(said(N_("--log prints a log, not JSON: the JSON has it as 'log'")), None, as_json)
-    if grade is not None and grade not in GRADES:
+        fail(N_("--log prints a log, not JSON: the JSON has it as 'log'"), None, as_json)
+    if title is not None and not title.strip():  # a tournament would show the file's name
+        fail(N_("--title must not be empty: leave it out for no title"), None, as_json)
+    if title is not None and not is_utf8(title):
+        fail(N_("--title must be UTF-8 text: {title} is not", title=quoted(title)), None, as_json)
+    if grade is not None and grade.lower() not in GRADES:
+        choices = ", ".join(GRADES)
+        wrong = N_(
+            "--grade must be one of {choices}, not {grade}", choices=choices, grade=quoted(grade)
+        )
+        fail(wrong, None, as_json)
+    if ranking is not None and ranking.lower() not in RANKINGS:
         fail(
-            said(
-                N_(
-                    "--grade must be one of {choices}, not {grade}",
-                    choices=", ".join(GRADES),
-                    grade=quoted(grade),
-                )
-            ),
+            N_("--ranking must be score or wins, not {value}", value=quoted(ranking)),
             None,
             as_json,
         )
-    if ranking is not None and ranking not in RANKINGS:
-        fail(
-            said(N_("--ranking must be score or wins, not {value}", value=quoted(ranking))),
-            None,
-            as_json,
-        )
+    grade = None if grade is None else grade.lower()  # as a manifest's grade and ranking are
+    ranking = None if ranking is None else ranking.lower()
+    if manifest is not None:
+        try:  # before any deal is drawn or graded, and before a certificate is written
+            check_manifest(manifest)
+        except OutputError as err:
+            fail(err.message, None, as_json)
     try:
         if picking:
             assert pick is not None
@@ -170,9 +176,11 @@ def deals(
             sys.stdout.write(picked.manifest_text())
         else:
             print(
-                _("wrote {manifest} and {n} certificates beside it").format(
-                    manifest=manifest, n=len(picked.deals)
-                ),
+                ngettext(
+                    "wrote {manifest} and {n} certificate beside it",
+                    "wrote {manifest} and {n} certificates beside it",
+                    len(picked.deals),
+                ).format(manifest=manifest, n=len(picked.deals)),
                 file=sys.stderr,
             )
         return
