@@ -131,30 +131,22 @@ def test_a_won_deals_actions_are_split_when_asked_for_and_equal_the_lines() -> N
     """Entries splits a certificate only when its entry is asked for; the entry is the one
     parse_line makes of the line, and the set's counts and won numbers read no certificate."""
     lines = [
-        "5 won 3 2 - 1>2  10>3:2\tdeal",
         "3 won 2 1 1/8 1>2 deal",
         "4 unknown - 9 - gave-up 60",
+        "5 won 3 2 - 1>2  10>3:2\tdeal",
     ]
     table = read_table(INFO, "\n".join(lines) + "\n", "t")
     entries = table.entries
-    assert list(entries) == [5, 3, 4] and len(entries) == 3 and 3 in entries and 6 not in entries
-    assert (entries.count("won"), entries.count("unwinnable"), entries.numbers("won")) == (
-        2,
-        0,
-        [3, 5],
-    )
+    assert list(entries) == [3, 4, 5] and len(entries) == 3 and 3 in entries and 6 not in entries
+    counts = (entries.count("won"), entries.count("unknown"), entries.numbers("won"))
+    assert counts == (2, 1, [3, 5])
     assert all(not e.line for e in entries._entries.values())  # nothing split yet
-    assert entries[5] == parse_line(INFO, lines[0], "t") and entries[5].line == (
-        "1>2",
-        "10>3:2",
-        "deal",
-    )
+    assert entries[5] == parse_line(INFO, lines[2], "t")
+    assert entries[5].line == ("1>2", "10>3:2", "deal")
     assert entries[5] is entries[5]  # split once, then kept
-    assert [e.line for e in table if e.result == "won"] == [
-        ("1>2", "deal"),
-        ("1>2", "10>3:2", "deal"),
-    ]
-    assert entries[4] == parse_line(INFO, lines[2], "t")
+    won = [e.line for e in table if e.result == "won"]
+    assert won == [("1>2", "deal"), ("1>2", "10>3:2", "deal")]
+    assert entries[4] == parse_line(INFO, lines[1], "t")
     with pytest.raises(KeyError):
         entries[6]
 
@@ -171,6 +163,21 @@ def test_a_won_deals_actions_are_split_when_asked_for_and_equal_the_lines() -> N
         "0 won 2 1 - 1>2",  # out of the range
         "32001 won 2 1 - 1>2",
         "3",
+        "3 won -2 1 - 1>2",  # no negative counts
+        "3 won 0 0 - 1>2",
+        "3 won 2 3 - 1>2",  # a lower bound over the line's moves
+        "+3 won 2 1 - 1>2",
+        "3_0 won 2 1 - 1>2",
+        "3 won 2 1 1/0 1>2",
+        "3 won 2 1 \u0661/8 1>2",
+        "3 unwinnable - - - lock",  # a lock on no rank
+        "3 unwinnable - - - lock 14",
+        "3 unwinnable - - - lock 0",
+        "3 unwinnable - - -",
+        "3 unwinnable - - - search 0",
+        "3 unwinnable - - - search 5 6",
+        "3 unknown - 57 - gave-up abc",
+        "3 unknown - -5 - gave-up 60",
     ],
 )
 def test_a_line_that_is_not_the_tables_is_refused(line: str) -> None:
@@ -181,6 +188,8 @@ def test_a_line_that_is_not_the_tables_is_refused(line: str) -> None:
 def test_a_deal_given_twice_or_another_sets_file_is_refused() -> None:
     with pytest.raises(TableError, match="repeated"):
         read_table(INFO, "3 won 1 1 - 1>2\n3 won 1 1 - 1>2\n", "t")
+    with pytest.raises(TableError, match="out of order"):
+        read_table(INFO, "5 won 1 1 - 1>2\n3 won 1 1 - 1>2\n", "t")
     with pytest.raises(TableError, match="PS2"):
         read_table(INFO, "# set PS2\n", "t")
 

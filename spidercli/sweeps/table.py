@@ -303,28 +303,35 @@ def _parse_line(info: SetInfo, line: str, where: str) -> tuple[Settled, str]:
     try:
         number, result, moves, bound, grade = words[:5]
         rest = words[5] if len(words) > 5 else ""
-        n = int(number)
+        n = _count(number, 1)
         if result == "won":
             if not rest:
                 raise ValueError("a won deal without its line")
-            settled = Settled(info.code(n), "won", int(moves), int(bound), grade=_grade(grade))
-            return settled, rest
+            won_in, least = _count(moves, 1), _count(bound, 0)
+            if least > won_in:
+                raise ValueError(f"a lower bound {least} over the line's {won_in} moves")
+            return Settled(info.code(n), "won", won_in, least, grade=_grade(grade)), rest
         if result == "unwinnable":
-            kind, *args = rest.split()
-            if kind == "lock":
-                proof = Proof("lock", ranks=tuple(int(a) for a in args))
-            elif kind == "search":
-                (positions,) = args
-                proof = Proof("search", positions=int(positions))
+            kind, *args = rest.split() or [""]
+            if kind == "lock" and args:
+                ranks = tuple(_count(a, 1) for a in args)
+                if max(ranks) > 13:
+                    raise ValueError(f"a lock on a rank past 13: {max(ranks)}")
+                proof = Proof("lock", ranks=ranks)
+            elif kind == "search" and len(args) == 1:
+                proof = Proof("search", positions=_count(args[0], 1))
             else:
-                raise ValueError(f"unknown proof {kind!r}")
+                raise ValueError(f"a proof that is not 'lock RANK...' or 'search N': {rest!r}")
             return Settled(info.code(n), "unwinnable", proof=proof), ""
         if result == "unknown":
+            tried = " ".join(rest.split()) or None
+            if tried is not None and tried.startswith("gave-up"):
+                _count(tried.removeprefix("gave-up").strip(), 0)  # the seconds given
             settled = Settled(
                 info.code(n),
                 "unknown",
-                lower_bound=None if bound == "-" else int(bound),
-                tried=" ".join(rest.split()) or None,
+                lower_bound=None if bound == "-" else _count(bound, 0),
+                tried=tried,
                 grade=_grade(grade),
             )
             return settled, ""
@@ -333,17 +340,25 @@ def _parse_line(info: SetInfo, line: str, where: str) -> tuple[Settled, str]:
         raise TableError(f"{where}: not a line of the table: {err}") from err
 
 
+def _count(word: str, least: int) -> int:
+    """A plain decimal count of at least ``least``; ``ValueError`` for anything else."""
+    if not (word.isascii() and word.isdigit()) or int(word) < least:
+        raise ValueError(f"{word!r} is not a count of at least {least}")
+    return int(word)
+
+
 def _grade(word: str) -> Grade | None:
     if word == "-":
         return None
     wins, _, playouts = word.partition("/")
-    return Grade(int(wins), int(playouts))
+    return Grade(_count(wins, 0), _count(playouts, 1))
 
 
 def read_table(info: SetInfo, text: str, where: str) -> DealSet:
     """A table file's text (decompressed) as the set it holds."""
     entries: dict[int, Settled] = {}
     actions: dict[int, str] = {}
+    last = 0  # the lines go in increasing order
     made = ""
     for i, line in enumerate(text.splitlines(), 1):
         if line.startswith("#"):
@@ -357,8 +372,11 @@ def read_table(info: SetInfo, text: str, where: str) -> DealSet:
             continue
         entry, line_actions = _parse_line(info, line, f"{where}:{i}")
         number = entry.number
-        if not info.first <= number <= info.last or number in entries:
-            raise TableError(f"{where}:{i}: deal {number} is out of range or repeated")
+        if not info.first <= number <= info.last or number <= last:
+            raise TableError(
+                f"{where}:{i}: deal {number} is out of range, repeated or out of order"
+            )
+        last = number
         entries[number] = entry
         if line_actions and entry.result == "won":
             actions[number] = line_actions
