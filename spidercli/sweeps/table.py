@@ -7,7 +7,7 @@ sweep``'s records by ``python -m tests.tools.table build`` (``make table``; docs
 is lines of words separated by blanks, after a header of ``#`` lines (``# set``, ``# title``, ``#
 deals FIRST LAST``, ``# made ...``); one line a deal settled or tried, in increasing order::
 
-    17 won 135 53 5/8 4>8 9>1 1>9 ... deal ...
+    17 won 174 55 - deal deal 5>3 8>3 1>8 ...
     1748 unwinnable - - - lock 6
     2036 unknown - 61 - gave-up 600
 
