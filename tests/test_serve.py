@@ -237,6 +237,57 @@ def test_hint_answers_hint_json_and_refuses_an_illegal_log(server: Server) -> No
     assert got.json() == expected
 
 
+def test_deals_answers_deals_json_and_its_certificate_verifies(server: Server) -> None:
+    import spidercli
+
+    for name in ("PS4", "ps4", "PS4-17", "PS4-0017", "PS4-14934"):
+        got = server.call("GET", f"/v1/deals/{name}")
+        assert got.status == 200, got.body
+        table = spidercli.settled(name) if "-" in name else spidercli.deals(name)
+        assert got.json() == table.to_json()
+    log = server.call("GET", "/v1/deals/PS4-17").json()["log"]
+    verified = server.post_json("/v1/verify", {"log": log}).json()
+    assert (verified["status"], verified["result"]) == ("valid", "won")
+    for bad, words in (
+        ("KP4", "not in spidercli's table"),
+        ("PS4-0", "deals 1-32000"),
+        ("PS4-abc", "not a set's deal"),
+        ("PS4-" + "9" * 5000, "no set has a deal numbered so high"),
+        ("%1b[31m", "not in spidercli's table"),
+    ):
+        got = server.call("GET", f"/v1/deals/{bad}")
+        assert got.status == 422 and words in got.json()["error"]["message"], (bad, got.body)
+        assert "\x1b" not in got.json()["error"]["message"]
+    assert server.call("GET", "/v1/deals/PS4?log=1").status == 422  # it takes no parameter
+    assert server.call("POST", "/v1/deals/PS4", b"").status == 405
+
+
+def test_hint_fair_answers_hint_fair_json(server: Server) -> None:
+    import spidercli
+
+    text = (FIXTURES / "spider-2suit-open.yaml").read_text()
+    expected = spidercli.hint(spidercli.parse_log(text, name="request"), fair=True).to_json()
+    assert expected["fair"] is True and expected["action"]
+    by_json = server.post_json("/v1/hint", {"log": text, "fair": True})
+    assert by_json.status == 200 and by_json.json() == expected
+    assert "spidercli-timeout" not in by_json.headers
+    by_query = server.call("POST", "/v1/hint?fair=true", text)
+    assert by_query.status == 200 and by_query.json() == expected
+    plain = server.post_json("/v1/hint", {"log": text, "fair": False, "timeout": 0.2})
+    assert plain.status == 200 and "fair" not in plain.json()
+    for bad, words in (
+        ({"log": text, "fair": True, "timeout": 1}, "give no timeout or max_states"),
+        ({"log": text, "fair": True, "max_states": 10}, "give no timeout or max_states"),
+        ({"log": text, "fair": 1}, "fair: expected true or false, not a number"),
+        ({"log": text, "fair": "yes"}, "fair: expected true or false, not 'yes'"),
+    ):
+        got = server.post_json("/v1/hint", bad)
+        assert got.status == 422 and words in got.json()["error"]["message"], got.body
+    assert server.call("POST", "/v1/hint?fair=maybe", text).status == 422
+    illegal = (FIXTURES / "illegal" / "build-one-higher.yaml").read_bytes()
+    assert server.call("POST", "/v1/hint?fair=1", illegal).status == 422
+
+
 def test_hint_budget_may_be_lowered_never_raised(server: Server) -> None:
     log = (FIXTURES / "spider-2suit-open.yaml").read_text()
     lower = server.post_json("/v1/hint", {"log": log, "timeout": 0.2})
@@ -317,12 +368,18 @@ def test_every_answer_follows_the_openapi_description(server: Server) -> None:
         "/v1/verify",
         "/v1/verify/batch",
         "/v1/deal/{code}",
+        "/v1/deals/{name}",
         "/v1/hint",
         "/v1/solve",
         "/v1/openapi.json",
         "/healthz",
         "/metrics",
     }
+    deals = doc["paths"]["/v1/deals/{name}"]["get"]["responses"]["200"]["content"]
+    for name in ("PS4", "PS4-17", "PS4-1748"):
+        jsonschema.validate(
+            server.call("GET", f"/v1/deals/{name}").json(), deals["application/json"]["schema"]
+        )
     record = doc["components"]["schemas"]["VerifyRecord"]
     error = doc["components"]["schemas"]["Error"]
     for path in [*YAML_FIXTURES[:12], FIXTURES / "bad" / "bad-yaml.yaml"]:

@@ -4,7 +4,8 @@ and the modules ``verify`` uses), JSON in and out.
 Each request is routed by its path (``ROUTES``), its body read within the limits (a size checked
 from ``Content-Length`` before a byte is read, and counted as chunks come; a deadline for the
 whole body; a budget of body bytes held at once), and its log judged by a judging process
-(``serve_pool.Judges``), never here. What is echoed is JSON (``json.dumps`` escapes it) in
+(``serve_pool.Judges``), never here; only the table of settled deals, which takes no log, is
+read here (``deals``). What is echoed is JSON (``json.dumps`` escapes it) in
 messages made safe as every message of spidercli is (``messages.shown``). No file a request names
 is ever read: a log comes in the body, and its name in every record is ``request``.
 
@@ -41,6 +42,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 NAME = "request"  # the name of a request's log in every record and message
+_FLAGS = {"true": True, "1": True, "false": False, "0": False}  # a yes or no in a query string
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,7 @@ class App:
             "/v1/verify": {"POST": self.verify},
             "/v1/verify/batch": {"POST": self.batch},
             "/v1/deal/{code}": {"GET": self.deal},
+            "/v1/deals/{name}": {"GET": self.deals},
             "/v1/hint": {"POST": self.hint},
             "/v1/solve": {"POST": self.solve},
             "/v1/openapi.json": {"GET": self.openapi},
@@ -163,6 +166,8 @@ class App:
         route = path
         if path.startswith("/v1/deal/"):
             route = "/v1/deal/{code}"
+        elif path.startswith("/v1/deals/"):
+            route = "/v1/deals/{name}"
         methods = self.routes.get(route)
         endpoint = ENDPOINTS.index(route) if methods is not None else len(ENDPOINTS) - 1
         method = scope["method"]
@@ -364,6 +369,16 @@ class App:
             raise HttpError(422, unknown_ruleset("rules", quoted(rules), rules))
         return rules
 
+    def _flag(self, values: dict[str, Any], key: str) -> bool:
+        """A yes or no: JSON's true or false, or in a query string true, false, 1 or 0."""
+        value = values.get(key, False)
+        if isinstance(value, str) and value.lower() in _FLAGS:
+            return _FLAGS[value.lower()]
+        if not isinstance(value, bool):
+            shown_value = quoted(value) if isinstance(value, str) else _kind(value)
+            raise HttpError(422, f"{key}: expected true or false, not {shown_value}")
+        return value
+
     def _number(self, values: dict[str, Any], key: str, cap: float) -> float:
         """A budget the request may lower, never raise: ``cap`` when not given, and when given
         above it."""
@@ -459,13 +474,36 @@ class App:
             raise HttpError(422, str(err), err.line) from None
         return Reply(200, _json_text(board.to_json()))
 
+    async def deals(self, scope: Scope, receive: Receive) -> Reply:
+        """The settled table: a set's summary (``deals PS4 --json``) or a deal's entry (``deals
+        PS4-17 --json``). Answered here, not by a judge: the set is read once a server process
+        (some 0.5 s of CPU, on the first request), then an entry costs a replay of its
+        certificate (a few ms)."""
+        self._query(scope, ())
+        name = scope["path"][len("/v1/deals/") :]
+        try:
+            value = api.settled(name).to_json() if "-" in name else api.deals(name).to_json()
+        except InputError as err:
+            raise HttpError(422, str(err), err.line) from None
+        return Reply(200, _json_text(value))
+
     async def hint(self, scope: Scope, receive: Receive) -> Reply:
-        keys = ("log", "rules", "timeout", "max_states")
+        keys = ("log", "rules", "timeout", "max_states", "fair")
         data, values = await self._envelope(scope, receive, keys)
         if data is None:
             raise HttpError(422, "log: missing; the body is the log, or JSON with its text in log")
         s = self.settings
         rules = self._rules(values)
+        if self._flag(values, "fair"):
+            if "timeout" in values or "max_states" in values:
+                raise HttpError(
+                    422,
+                    "fair: the fair hint's budget is its own count of positions, the same on "
+                    "every machine; give no timeout or max_states with it",
+                )
+            task = HintTask(data, rules, NAME, s.max_bytes, 0.0, 0, fair=True)
+            answer = await self._ask(task, s.cpu_seconds)
+            return Reply(answer.status, (answer.body + "\n").encode("utf-8"))
         timeout = self._number(values, "timeout", s.hint_seconds)
         states = self._whole(values, "max_states", s.max_states_cap)
         task = HintTask(data, rules, NAME, s.max_bytes, timeout, states)

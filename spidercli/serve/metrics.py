@@ -18,6 +18,7 @@ ENDPOINTS = (
     "/v1/verify",
     "/v1/verify/batch",
     "/v1/deal/{code}",
+    "/v1/deals/{name}",
     "/v1/hint",
     "/v1/solve",
     "/v1/openapi.json",

@@ -172,12 +172,75 @@ def document(limits: dict[str, Any]) -> dict[str, Any]:
                     },
                 }
             },
+            "/v1/deals/{name}": {
+                "get": {
+                    "summary": "The table of settled deals (deals NAME --json): a set's "
+                    "summary, or one deal's entry with its certificate or proof.",
+                    "description": "A set (PS4) answers {set, deals, won, unwinnable, unknown, "
+                    "complete}; a deal (PS4-17) answers {game, result, moves, lower_bound, log, "
+                    "proof, grade}, log being the certificate of a won deal. A set or deal the "
+                    "table does not hold: 422.",
+                    "parameters": [
+                        {
+                            "name": "name",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                            "example": "PS4-17",
+                        }
+                    ],
+                    "responses": {
+                        "200": _json(
+                            {
+                                "oneOf": [
+                                    {
+                                        "type": "object",
+                                        "required": [
+                                            "set",
+                                            "deals",
+                                            "won",
+                                            "unwinnable",
+                                            "unknown",
+                                            "complete",
+                                        ],
+                                    },
+                                    {
+                                        "type": "object",
+                                        "required": [
+                                            "game",
+                                            "result",
+                                            "moves",
+                                            "lower_bound",
+                                            "log",
+                                            "proof",
+                                            "grade",
+                                        ],
+                                    },
+                                ]
+                            },
+                            "The set's summary, or the deal's entry.",
+                        ),
+                        **_errors(422),
+                    },
+                }
+            },
             "/v1/hint": {
                 "post": {
-                    "summary": "The best next move of a log (hint --json).",
+                    "summary": "The best next move of a log (hint --json), or with fair the "
+                    "fair hint (hint --fair --json), chosen only from what a player sees.",
                     "description": "A log with a refused action has no next move: 422. The "
-                    "budget used is in the Spidercli-Timeout and Spidercli-Max-States headers.",
-                    "parameters": [rules_query],
+                    "budget used is in the Spidercli-Timeout and Spidercli-Max-States headers "
+                    "(not with fair: the fair hint's budget is its own, the same everywhere, "
+                    "and timeout or max_states with fair is 422).",
+                    "parameters": [
+                        rules_query,
+                        {
+                            "name": "fair",
+                            "in": "query",
+                            "required": False,
+                            "schema": {"type": "string", "enum": ["true", "false", "1", "0"]},
+                        },
+                    ],
                     "requestBody": _log_body(
                         {
                             "log": log,
@@ -188,6 +251,12 @@ def document(limits: dict[str, Any]) -> dict[str, Any]:
                                 "minimum": 1,
                                 "description": "Positions searched; at most, and by default, "
                                 f"{s.max_states_cap:,} on this server.",
+                            },
+                            "fair": {
+                                "type": "boolean",
+                                "description": "The fair hint: chosen from the face-up cards, "
+                                "the face-down counts and the cards seen before, never from "
+                                "the unseen cards; its answer adds fair: true.",
                             },
                         },
                         ["log"],

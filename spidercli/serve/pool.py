@@ -67,7 +67,8 @@ class VerifyTask(NamedTuple):
 
 
 class HintTask(NamedTuple):
-    """The best next move of a log: ``hint --json``'s record."""
+    """The best next move of a log: ``hint --json``'s record; with ``fair``, ``hint --fair
+    --json``'s (the fair hint's budget is its own: ``timeout`` and ``max_states`` unused)."""
 
     data: bytes
     rules: str | None
@@ -75,6 +76,7 @@ class HintTask(NamedTuple):
     max_bytes: int
     timeout: float
     max_states: int
+    fair: bool = False
 
 
 class SolveTask(NamedTuple):
@@ -132,10 +134,13 @@ def _run(task: JudgeTask) -> Answer:
     try:
         if isinstance(task, HintTask):
             log = api.parse_log(task.data, name=task.name, max_bytes=task.max_bytes)
-            hinted = api.hint(
-                log, rules=task.rules, timeout=task.timeout, max_states=task.max_states
-            )
-            record = hinted.to_json()
+            if task.fair:
+                record = api.hint(log, rules=task.rules, fair=True).to_json()
+            else:
+                hinted = api.hint(
+                    log, rules=task.rules, timeout=task.timeout, max_states=task.max_states
+                )
+                record = hinted.to_json()
         else:
             game: str | MoveLog
             if task.data is not None:
