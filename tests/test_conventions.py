@@ -466,6 +466,49 @@ def test_help(command: str, snapshot: SnapshotAssertion) -> None:
     assert result.stdout == snapshot
 
 
+def _takes_json(command: str) -> bool:
+    result = run(*command.split(), "--help")
+    return re.search(r"^\s+--json\b", result.stdout, re.M) is not None
+
+
+JSON_COMMANDS = [c for c in COMMANDS if c and _takes_json(c)]
+
+
+@pytest.mark.parametrize("command", JSON_COMMANDS)
+def test_a_usage_error_with_json_is_the_json_error_object_too(command: str) -> None:
+    """The contract: with exit status 2, --json prints {"error": ...}, for an option Typer
+    refuses (an unknown one here) as for input the command refuses; without --json, nothing on
+    stdout."""
+    result = run(*command.split(), "--json", "--zzzz")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout) == {
+        "error": {"message": "No such option: --zzzz", "line": None}
+    }
+    assert "No such option: --zzzz" in result.stderr
+    plain = run(*command.split(), "--zzzz")
+    assert plain.exit_code == 2 and plain.stdout == ""
+    after = run(*command.split(), "--zzzz", "--", "--json")  # a value, not the flag
+    assert after.exit_code == 2 and after.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (
+            ["replay", "fixtures/example-spider-1suit-117.yaml", "--json", "--on-illegal", "x"],
+            "Invalid value for '--on-illegal': 'x' is not one of stop, skip",
+        ),
+        (["deals", "PS4", "--pick", "0", "--json"], "Invalid value for '--pick'"),
+        (["solve", "SP1-S1C-AAAAAAA", "--json", "--max-states", "0"], "'--max-states'"),
+    ],
+)
+def test_a_bad_option_value_with_json_is_the_json_error_object(args: list[str], words: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert words in error["message"] and error["line"] is None
+
+
 @pytest.mark.parametrize("command", COMMANDS)
 def test_help_is_written_plainly(command: str) -> None:
     """Arguments and option values by plain names (``LOG``, ``PATH...``, ``--jobs N``), never

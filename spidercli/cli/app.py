@@ -188,24 +188,38 @@ class _Commands(TyperGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    json_asked = False  # --json among the words before any "--" (this run's)
+
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
-        with _escaped_errors():
+        words = list(kwargs["args"] if "args" in kwargs else args[1] if len(args) > 1 else [])
+        self.json_asked = "--json" in (words[: words.index("--")] if "--" in words else words)
+        with _escaped_errors(self.json_asked):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: Any) -> Any:
-        with _escaped_errors():
+        with _escaped_errors(self.json_asked):
             return super().invoke(ctx)
 
 
 @contextlib.contextmanager
-def _escaped_errors() -> Iterator[None]:
+def _escaped_errors(json_asked: bool) -> Iterator[None]:
+    """Typer's usage errors with their values escaped; and, when the command takes ``--json``
+    and was given it, its JSON error object on stdout too (the contract: with exit status 2,
+    ``--json`` prints ``{"error": ...}``), for ``--pick 0`` as for a log it cannot use."""
     try:
         yield
     except typer.TyperException as err:  # Typer's usage errors; shown by Typer, after this
         if type(err).__name__ != "NoArgsIsHelpError":  # that one's message is our help text
             fix_usage_error(err)  # "did you mean", as every other name
             err.message = shown(err.message, 2 * LIMIT)
+            ctx = getattr(err, "ctx", None)
+            if json_asked and ctx is not None and _takes_json(ctx.command):
+                print(json.dumps(error_json(utf8_safe(err.format_message()), None)))
         raise
+
+
+def _takes_json(command: Any) -> bool:
+    return any("--json" in getattr(param, "opts", ()) for param in command.params)
 
 
 app = typer.Typer(
