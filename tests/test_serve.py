@@ -240,7 +240,7 @@ def test_hint_answers_hint_json_and_refuses_an_illegal_log(server: Server) -> No
 def test_deals_answers_deals_json_and_its_certificate_verifies(server: Server) -> None:
     import spidercli
 
-    for name in ("PS4", "ps4", "PS4-17", "PS4-0017", "PS4-14934"):
+    for name in ("PS4", "ps4", "PS4-17", "PS4-0017", "PS4-14934", "PS4-" + "0" * 9000 + "17"):
         got = server.call("GET", f"/v1/deals/{name}")
         assert got.status == 200, got.body
         table = spidercli.settled(name) if "-" in name else spidercli.deals(name)
@@ -253,6 +253,7 @@ def test_deals_answers_deals_json_and_its_certificate_verifies(server: Server) -
         ("PS4-0", "deals 1-32000"),
         ("PS4-abc", "not a set's deal"),
         ("PS4-" + "9" * 5000, "no set has a deal numbered so high"),
+        ("PS4-" + "0" * 9000 + "32001", "deals 1-32000"),  # past int()'s 4,300 digits
         ("%1b[31m", "not in spidercli's table"),
     ):
         got = server.call("GET", f"/v1/deals/{bad}")
@@ -275,15 +276,26 @@ def test_hint_fair_answers_hint_fair_json(server: Server) -> None:
     assert by_query.status == 200 and by_query.json() == expected
     plain = server.post_json("/v1/hint", {"log": text, "fair": False, "timeout": 0.2})
     assert plain.status == 200 and "fair" not in plain.json()
+    nulls = server.post_json("/v1/hint", {"log": text, "fair": True, "timeout": None})
+    assert nulls.status == 200 and nulls.json() == expected  # null: not given, as elsewhere
     for bad, words in (
         ({"log": text, "fair": True, "timeout": 1}, "give no timeout or max_states"),
         ({"log": text, "fair": True, "max_states": 10}, "give no timeout or max_states"),
         ({"log": text, "fair": 1}, "fair: expected true or false, not a number"),
-        ({"log": text, "fair": "yes"}, "fair: expected true or false, not 'yes'"),
+        ({"log": text, "fair": "true"}, "fair: expected true or false, not 'true'"),
+        ({"log": text, "fair": []}, "fair: expected true or false, not a list"),
     ):
         got = server.post_json("/v1/hint", bad)
         assert got.status == 422 and words in got.json()["error"]["message"], got.body
-    assert server.call("POST", "/v1/hint?fair=maybe", text).status == 422
+    for query in ("fair=maybe", "fair=TRUE", "fair="):
+        assert server.call("POST", f"/v1/hint?{query}", text).status == 422, query
+    # A JSON body carries its values: a query string beside it is refused, not dropped (the
+    # hint that peeks would have been the answer to ?fair=true).
+    mixed = server.call(
+        "POST", "/v1/hint?fair=true", json.dumps({"log": text}),
+        headers={"Content-Type": "application/json"},
+    )  # fmt: skip
+    assert mixed.status == 422 and "not in the query string" in mixed.json()["error"]["message"]
     illegal = (FIXTURES / "illegal" / "build-one-higher.yaml").read_bytes()
     assert server.call("POST", "/v1/hint?fair=1", illegal).status == 422
 

@@ -492,6 +492,7 @@ def test_the_figures_say_complete_only_when_every_deal_is_settled() -> None:
 
 def test_a_long_zero_padded_number_is_still_its_deal() -> None:
     assert spidercli.settled("PS4-" + "0" * 40 + "17").game == "PS4-17"
+    assert spidercli.settled("PS4-" + "0" * 9000 + "17").game == "PS4-17"  # past int()'s limit
 
 
 @pytest.mark.parametrize("where", ["a folder", "a link to /dev/null"])

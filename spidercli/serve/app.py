@@ -4,10 +4,10 @@ and the modules ``verify`` uses), JSON in and out.
 Each request is routed by its path (``ROUTES``), its body read within the limits (a size checked
 from ``Content-Length`` before a byte is read, and counted as chunks come; a deadline for the
 whole body; a budget of body bytes held at once), and its log judged by a judging process
-(``serve_pool.Judges``), never here; only the table of settled deals, which takes no log, is
-read here (``deals``). What is echoed is JSON (``json.dumps`` escapes it) in
-messages made safe as every message of spidercli is (``messages.shown``). No file a request names
-is ever read: a log comes in the body, and its name in every record is ``request``.
+(``serve_pool.Judges``), never here (and so is a lookup in the table of settled deals). What is
+echoed is JSON (``json.dumps`` escapes it) in messages made safe as every message of spidercli is
+(``messages.shown``). No file a request names is ever read: a log comes in the body, and its
+name in every record is ``request``.
 
 Errors are the project's JSON error object, ``{"error": {"message": ..., "line": ...}}``, in
 English, as every machine format: 400 a body that is not the JSON asked for, 404 no such
@@ -33,7 +33,16 @@ from spidercli.game.rules import lookup_ruleset, unknown_ruleset
 from spidercli.judging.verdict import invalid
 from spidercli.serve.metrics import ENDPOINTS, Metrics
 from spidercli.serve.openapi import document
-from spidercli.serve.pool import Answer, Busy, HintTask, Judges, JudgeTask, SolveTask, VerifyTask
+from spidercli.serve.pool import (
+    Answer,
+    Busy,
+    DealsTask,
+    HintTask,
+    Judges,
+    JudgeTask,
+    SolveTask,
+    VerifyTask,
+)
 from spidercli.text.messages import did_you_mean, error_json, quoted, shown, utf8_safe
 
 Scope = dict[str, Any]
@@ -43,6 +52,7 @@ Send = Callable[[Message], Awaitable[None]]
 
 NAME = "request"  # the name of a request's log in every record and message
 _FLAGS = {"true": True, "1": True, "false": False, "0": False}  # a yes or no in a query string
+TABLE_SECONDS = 5.0  # CPU a judge may take, beyond a request's, to read the table of deals
 
 
 @dataclass(frozen=True)
@@ -309,6 +319,13 @@ class App:
         (``{"log": ..., ...}``) or from a YAML body (the log) and the query string."""
         limit = self.settings.max_bytes
         if self._is_json(scope):
+            if scope.get("query_string"):  # not silently dropped: ?fair=true would be lost
+                raise HttpError(
+                    422,
+                    "a JSON body carries its values itself: give them in the JSON, not in the "
+                    "query string",
+                    close=True,
+                )
             values = self._json(await self._body(scope, receive, 2 * limit + 65536), keys)
             log = values.pop("log", None)
             if log is None:
@@ -369,12 +386,15 @@ class App:
             raise HttpError(422, unknown_ruleset("rules", quoted(rules), rules))
         return rules
 
-    def _flag(self, values: dict[str, Any], key: str) -> bool:
-        """A yes or no: JSON's true or false, or in a query string true, false, 1 or 0."""
-        value = values.get(key, False)
-        if isinstance(value, str) and value.lower() in _FLAGS:
-            return _FLAGS[value.lower()]
-        if not isinstance(value, bool):
+    def _flag(self, values: dict[str, Any], key: str, query: bool) -> bool:
+        """A yes or no: JSON's true or false (null: not given), or in a query string true,
+        false, 1 or 0."""
+        value = values.get(key)
+        if value is None:
+            return False
+        if query and value in _FLAGS:
+            return _FLAGS[value]
+        if query or not isinstance(value, bool):
             shown_value = quoted(value) if isinstance(value, str) else _kind(value)
             raise HttpError(422, f"{key}: expected true or false, not {shown_value}")
         return value
@@ -476,16 +496,12 @@ class App:
 
     async def deals(self, scope: Scope, receive: Receive) -> Reply:
         """The settled table: a set's summary (``deals PS4 --json``) or a deal's entry (``deals
-        PS4-17 --json``). Answered here, not by a judge: the set is read once a server process
-        (some 0.5 s of CPU, on the first request), then an entry costs a replay of its
-        certificate (a few ms)."""
+        PS4-17 --json``), by a judge as every answer that costs CPU: the first in a judge reads
+        the table (some 0.5 s), within ``TABLE_SECONDS`` more than a request's budget."""
         self._query(scope, ())
         name = scope["path"][len("/v1/deals/") :]
-        try:
-            value = api.settled(name).to_json() if "-" in name else api.deals(name).to_json()
-        except InputError as err:
-            raise HttpError(422, str(err), err.line) from None
-        return Reply(200, _json_text(value))
+        answer = await self._ask(DealsTask(name), self.settings.cpu_seconds + TABLE_SECONDS)
+        return Reply(answer.status, (answer.body + "\n").encode("utf-8"))
 
     async def hint(self, scope: Scope, receive: Receive) -> Reply:
         keys = ("log", "rules", "timeout", "max_states", "fair")
@@ -494,8 +510,8 @@ class App:
             raise HttpError(422, "log: missing; the body is the log, or JSON with its text in log")
         s = self.settings
         rules = self._rules(values)
-        if self._flag(values, "fair"):
-            if "timeout" in values or "max_states" in values:
+        if self._flag(values, "fair", query=not self._is_json(scope)):
+            if values.get("timeout") is not None or values.get("max_states") is not None:
                 raise HttpError(
                     422,
                     "fair: the fair hint's budget is its own count of positions, the same on "

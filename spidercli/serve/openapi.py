@@ -220,7 +220,8 @@ def document(limits: dict[str, Any]) -> dict[str, Any]:
                             },
                             "The set's summary, or the deal's entry.",
                         ),
-                        **_errors(422),
+                        "422": _json(_ERROR, "A set or deal the table does not hold."),
+                        **_errors(503),
                     },
                 }
             },

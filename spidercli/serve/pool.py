@@ -92,7 +92,14 @@ class SolveTask(NamedTuple):
     max_states: int
 
 
-JudgeTask = VerifyTask | HintTask | SolveTask
+class DealsTask(NamedTuple):
+    """The table of settled deals: ``deals NAME --json``'s object (a set's summary, or a deal's
+    entry). A judge reads the table on its first such task (some 0.5 s of CPU), then keeps it."""
+
+    name: str
+
+
+JudgeTask = VerifyTask | HintTask | SolveTask | DealsTask
 
 
 class Answer(NamedTuple):
@@ -131,6 +138,12 @@ def _run(task: JudgeTask) -> Answer:
         assert verdict.json is not None
         status = 422 if verdict.replayed is None else 200
         return Answer(status, verdict.json, verdict.status)
+    if isinstance(task, DealsTask):
+        try:
+            table = api.settled(task.name) if "-" in task.name else api.deals(task.name)
+        except InputError as err:
+            return Answer(422, _error(str(err), err.line))
+        return Answer(200, json.dumps(table.to_json(), ensure_ascii=False))
     try:
         if isinstance(task, HintTask):
             log = api.parse_log(task.data, name=task.name, max_bytes=task.max_bytes)

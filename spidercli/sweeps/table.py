@@ -415,11 +415,12 @@ def split_code(code: str) -> tuple[str, int]:
     head, sep, number = code.strip().upper().rpartition("-")
     if not sep or not number.isascii() or not number.isdigit():
         raise TableError(N_("{code} is not a set's deal such as PS4-17", code=quoted(code)))
-    if len(number.lstrip("0")) > 18:  # no set goes so far (and int() stops at 4,300 digits)
+    digits = number.lstrip("0") or "0"  # int() stops at 4,300 digits, zeros included
+    if len(digits) > 18:  # no set goes so far
         raise TableError(
             N_("{code} is not in the table: no set has a deal numbered so high", code=quoted(code))
         )
-    return head, int(number)
+    return head, int(digits)
 
 
 def settled(code: str) -> Settled:

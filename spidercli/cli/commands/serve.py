@@ -1,4 +1,4 @@
-"""``spidercli serve``: the HTTP API (verify, deal, hint, solve), for sites in any language."""
+"""``spidercli serve``: the HTTP API (verify, deal, deals, hint, solve), for any language."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def serve(
     ] = False,
     lang: LangOption = None,
 ) -> None:
-    """Serve the HTTP API: verify, deal, hint and solve, as JSON.
+    """Serve the HTTP API: verify, deal, deals, hint and solve, as JSON.
 
     POST a log to /v1/verify and get verify --format jsonl's record; the
     endpoints and limits are described at /v1/openapi.json.
