@@ -90,7 +90,7 @@ COMMANDS: dict[str, Command] = {  # in the order the root's help lists them
     "serve": Command(
         "spidercli.cli.commands.serve",
         "serve",
-        "Serve the HTTP API: verify, deal, deals, hint and solve, as JSON.",
+        "Serve the HTTP API as JSON: verify, deals, hint, solve.",
     ),
     "record": Command(
         "spidercli.cli.commands.record",

@@ -115,7 +115,7 @@ def serve(
     ] = False,
     lang: LangOption = None,
 ) -> None:
-    """Serve the HTTP API: verify, deal, deals, hint and solve, as JSON.
+    """Serve the HTTP API as JSON: verify, deals, hint, solve.
 
     POST a log to /v1/verify and get verify --format jsonl's record; the
     endpoints and limits are described at /v1/openapi.json.
