@@ -232,7 +232,9 @@ def document(limits: dict[str, Any]) -> dict[str, Any]:
                     "description": "A log with a refused action has no next move: 422. The "
                     "budget used is in the Spidercli-Timeout and Spidercli-Max-States headers "
                     "(not with fair: the fair hint's budget is its own, the same everywhere, "
-                    "and timeout or max_states with fair is 422).",
+                    "and timeout or max_states with fair is 422). The query parameters go with "
+                    "a YAML body; a JSON body carries its values itself (a query string beside "
+                    "it is 422).",
                     "parameters": [
                         rules_query,
                         {
@@ -240,6 +242,18 @@ def document(limits: dict[str, Any]) -> dict[str, Any]:
                             "in": "query",
                             "required": False,
                             "schema": {"type": "string", "enum": ["true", "false", "1", "0"]},
+                        },
+                        {
+                            "name": "timeout",
+                            "in": "query",
+                            "required": False,
+                            "schema": budget("timeout", s.hint_seconds, "Seconds of search"),
+                        },
+                        {
+                            "name": "max_states",
+                            "in": "query",
+                            "required": False,
+                            "schema": {"type": "integer", "minimum": 1},
                         },
                     ],
                     "requestBody": _log_body(
