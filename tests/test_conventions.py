@@ -472,6 +472,7 @@ def _takes_json(command: str) -> bool:
 
 
 JSON_COMMANDS = [c for c in COMMANDS if c and _takes_json(c)]
+assert JSON_COMMANDS == ["replay", "duel", "deal", "solve", "hint", "deals"]  # found, not none
 
 
 @pytest.mark.parametrize("command", JSON_COMMANDS)
@@ -489,6 +490,15 @@ def test_a_usage_error_with_json_is_the_json_error_object_too(command: str) -> N
     assert plain.exit_code == 2 and plain.stdout == ""
     after = run(*command.split(), "--zzzz", "--", "--json")  # a value, not the flag
     assert after.exit_code == 2 and after.stdout == ""
+
+
+def test_json_as_an_options_value_is_not_the_flag() -> None:
+    for args in (["deals", "PS4", "--pick", "3", "--title", "--json", "--zzzz"],
+                 ["replay", "--rules", "--json", "x.yaml", "--zzzz"]):  # fmt: skip
+        result = run(*args)
+        assert result.exit_code == 2 and result.stdout == "", args
+    given = run("deals", "PS4", "--title", "x", "--json", "--zzzz")
+    assert json.loads(given.stdout)["error"]["message"] == "No such option: --zzzz"
 
 
 @pytest.mark.parametrize(

@@ -296,8 +296,22 @@ def test_hint_fair_answers_hint_fair_json(server: Server) -> None:
         headers={"Content-Type": "application/json"},
     )  # fmt: skip
     assert mixed.status == 422 and "not in the query string" in mixed.json()["error"]["message"]
+    batch = server.call(
+        "POST", "/v1/verify/batch?rules=duel", json.dumps({"logs": [text]}),
+        headers={"Content-Type": "application/json"},
+    )  # fmt: skip
+    assert batch.status == 422 and "not in the query string" in batch.json()["error"]["message"]
     illegal = (FIXTURES / "illegal" / "build-one-higher.yaml").read_bytes()
     assert server.call("POST", "/v1/hint?fair=1", illegal).status == 422
+
+
+def test_a_deals_lookup_out_of_cpu_is_said_as_such() -> None:
+    from spidercli.serve.pool import TABLE_SECONDS, DealsTask, _too_costly
+
+    answer = _too_costly(DealsTask("PS4-17"), 2.0 + TABLE_SECONDS)
+    message = json.loads(answer.body)["error"]["message"]
+    assert answer.status == 422
+    assert message.startswith("reading the table of settled deals for 'PS4-17' took more than 2 s")
 
 
 def test_hint_budget_may_be_lowered_never_raised(server: Server) -> None:

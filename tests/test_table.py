@@ -143,7 +143,7 @@ def test_a_won_deals_actions_are_split_when_asked_for_and_equal_the_lines() -> N
     assert all(not e.line for e in entries._entries.values())  # nothing split yet
     assert entries[5] == parse_line(INFO, lines[2], "t")
     assert entries[5].line == ("1>2", "10>3:2", "deal")
-    assert entries[5] is entries[5]  # split once, then kept
+    assert not entries._entries[5].line  # split when asked for, not kept (memory)
     won = [e.line for e in table if e.result == "won"]
     assert won == [("1>2", "deal"), ("1>2", "10>3:2", "deal")]
     assert entries[4] == parse_line(INFO, lines[1], "t")
@@ -178,6 +178,9 @@ def test_a_won_deals_actions_are_split_when_asked_for_and_equal_the_lines() -> N
         "3 unwinnable - - - search 5 6",
         "3 unknown - 57 - gave-up abc",
         "3 unknown - -5 - gave-up 60",
+        "3 unwinnable 5 7 3/8 lock 3",  # an unwinnable deal has no moves, bound or grade
+        "3 unwinnable - - - lock 3 3",
+        "3 unknown 5 57 - gave-up 60",
     ],
 )
 def test_a_line_that_is_not_the_tables_is_refused(line: str) -> None:
@@ -512,6 +515,47 @@ def test_deals_pick_into_a_manifest_it_cannot_write_writes_nothing(
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["KP4", "--pick", "2"], "not in spidercli's table"),
+        (["PS4", "--pick", "99999"], "fewer than"),
+        (["PS4", "--pick", "2", "--grade", "tough"], "--grade must be one of"),
+    ],
+)
+def test_deals_pick_refused_after_the_manifests_check_leaves_no_folder(
+    tmp_path: Path, args: list[str], words: str
+) -> None:
+    """The manifest's folders are checked, not made, before the set and the count are: a run
+    refused for them leaves nothing."""
+    result = run("deals", *args, "--manifest", str(tmp_path / "new" / "m.yaml"))
+    assert result.exit_code == 2 and words in result.stderr, result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_deals_pick_into_a_name_ending_in_a_slash_or_a_dangling_link(
+    tmp_path: Path, quick_grades: list[str]
+) -> None:
+    slash = run("deals", "PS4", "--pick", "1", "--manifest", f"{tmp_path}/newdir/")
+    assert slash.exit_code == 2 and "it is a folder" in slash.stderr
+    assert list(tmp_path.iterdir()) == []
+    link = tmp_path / "m.yaml"
+    link.symlink_to(tmp_path / "elsewhere" / "cup.yaml")  # a folder not there yet
+    made = run("deals", "PS4", "--pick", "1", "--manifest", str(link))
+    assert made.exit_code == 0, made.output
+    assert (tmp_path / "elsewhere" / "cup.yaml").read_text().startswith("# 1 winnable deal ")
+    assert len(list((tmp_path / "certificates").iterdir())) == 1
+
+
+def test_a_manifest_folder_that_cannot_hold_files_is_refused_before_the_pick(
+    tmp_path: Path, quick_grades: list[str]
+) -> None:
+    (tmp_path / "file").write_text("a file where a folder goes")
+    result = run("deals", "PS4", "--pick", "1", "--manifest", str(tmp_path / "file" / "m.yaml"))
+    assert result.exit_code == 2 and "cannot be written" in result.stderr
+    assert quick_grades == []
+
+
 @given(st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=40).filter(str.strip))
 @example("del\x7f nel\x85 c1\x9f ls\u2028 ps\u2029 bom\ufeff \ufffe\uffff")
 @example("Cup: 'one' \"two\" #3 \\ {a: b} [c] & *d !e %f @g `h`\n\t\r")
@@ -526,6 +570,18 @@ def test_any_title_reads_back_from_the_manifest_exactly(title: str) -> None:
         path = Path(folder) / "m.yaml"
         path.write_text(text, encoding="utf-8")
         assert load_manifest(str(path)).name == title
+
+
+@pytest.mark.parametrize("loader", ["SafeLoader", "CSafeLoader"])
+def test_a_quoted_title_reads_back_under_either_yaml_loader(loader: str) -> None:
+    import yaml
+
+    from spidercli.logs.writer import yaml_quoted
+
+    if not hasattr(yaml, loader):
+        pytest.skip(f"PyYAML without {loader}")
+    text = "".join(map(chr, range(1, 0x800))) + "\u2028\u2029\ufeff\ufffe\uffff\U0001f600\x85"
+    assert yaml.load("name: " + yaml_quoted(text), Loader=getattr(yaml, loader)) == {"name": text}
 
 
 def test_deals_pick_takes_grade_and_ranking_in_any_case_and_counts_in_words(

@@ -188,21 +188,20 @@ class _Commands(TyperGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
-    json_asked = False  # --json among the words before any "--" (this run's)
+    words: tuple[str, ...] = ()  # this run's words (an error says its JSON when they ask)
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
-        words = list(kwargs["args"] if "args" in kwargs else args[1] if len(args) > 1 else [])
-        self.json_asked = "--json" in (words[: words.index("--")] if "--" in words else words)
-        with _escaped_errors(self.json_asked):
+        self.words = tuple(kwargs["args"] if "args" in kwargs else args[1] if len(args) > 1 else ())
+        with _escaped_errors(self.words):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: Any) -> Any:
-        with _escaped_errors(self.json_asked):
+        with _escaped_errors(self.words):
             return super().invoke(ctx)
 
 
 @contextlib.contextmanager
-def _escaped_errors(json_asked: bool) -> Iterator[None]:
+def _escaped_errors(words: tuple[str, ...]) -> Iterator[None]:
     """Typer's usage errors with their values escaped; and, when the command takes ``--json``
     and was given it, its JSON error object on stdout too (the contract: with exit status 2,
     ``--json`` prints ``{"error": ...}``), for ``--pick 0`` as for a log it cannot use."""
@@ -213,13 +212,29 @@ def _escaped_errors(json_asked: bool) -> Iterator[None]:
             fix_usage_error(err)  # "did you mean", as every other name
             err.message = shown(err.message, 2 * LIMIT)
             ctx = getattr(err, "ctx", None)
-            if json_asked and ctx is not None and _takes_json(ctx.command):
+            if ctx is not None and _asks_json(ctx.command, words):
                 print(json.dumps(error_json(utf8_safe(err.format_message()), None)))
         raise
 
 
-def _takes_json(command: Any) -> bool:
-    return any("--json" in getattr(param, "opts", ()) for param in command.params)
+def _asks_json(command: Any, words: tuple[str, ...]) -> bool:
+    """Whether ``command`` takes ``--json`` and ``words`` give it as the flag: not as another
+    option's value (``--title --json``), nor after ``--``."""
+    options = [p for p in command.params if getattr(p, "param_type_name", "") == "option"]
+    if not any("--json" in p.opts for p in options):
+        return False
+    valued = {name for p in options if not p.is_flag and not p.count for name in p.opts}
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == "--":
+            return False
+        elif word == "--json":
+            return True
+        else:
+            skip = word in valued
+    return False
 
 
 app = typer.Typer(

@@ -34,6 +34,8 @@ from spidercli.judging.verdict import invalid
 from spidercli.serve.metrics import ENDPOINTS, Metrics
 from spidercli.serve.openapi import document
 from spidercli.serve.pool import (
+    NAME,
+    TABLE_SECONDS,
     Answer,
     Busy,
     DealsTask,
@@ -50,9 +52,7 @@ Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-NAME = "request"  # the name of a request's log in every record and message
 _FLAGS = {"true": True, "1": True, "false": False, "0": False}  # a yes or no in a query string
-TABLE_SECONDS = 5.0  # CPU a judge may take, beyond a request's, to read the table of deals
 
 
 @dataclass(frozen=True)
@@ -319,13 +319,7 @@ class App:
         (``{"log": ..., ...}``) or from a YAML body (the log) and the query string."""
         limit = self.settings.max_bytes
         if self._is_json(scope):
-            if scope.get("query_string"):  # not silently dropped: ?fair=true would be lost
-                raise HttpError(
-                    422,
-                    "a JSON body carries its values itself: give them in the JSON, not in the "
-                    "query string",
-                    close=True,
-                )
+            self._no_query(scope)
             values = self._json(await self._body(scope, receive, 2 * limit + 65536), keys)
             log = values.pop("log", None)
             if log is None:
@@ -335,6 +329,17 @@ class App:
             return log.encode("utf-8", "surrogatepass"), values
         data = await self._body(scope, receive, limit)
         return data, self._query(scope, tuple(k for k in keys if k != "log"))
+
+    def _no_query(self, scope: Scope) -> None:
+        """A JSON body carries its values itself: a query string beside it is refused, never
+        dropped (``?fair=true`` would have been lost, and the hint that peeks given)."""
+        if scope.get("query_string"):
+            raise HttpError(
+                422,
+                "a JSON body carries its values itself: give them in the JSON, not in the "
+                "query string",
+                close=True,
+            )
 
     def _json(self, body: bytes, keys: tuple[str, ...]) -> dict[str, Any]:
         try:
@@ -458,6 +463,7 @@ class App:
                 'a batch is JSON: {"logs": ["...", ...]} (Content-Type: application/json)',
                 close=True,
             )
+        self._no_query(scope)
         values = self._json(
             await self._body(scope, receive, 2 * s.max_bytes + 65536), ("logs", "rules")
         )

@@ -54,7 +54,7 @@ from spidercli.judging.verdict import invalid, verify_one
 from spidercli.play.logtypes import MoveLog
 from spidercli.play.replay import IllegalLogError
 from spidercli.serve.metrics import Metrics
-from spidercli.text.messages import error_json, located, shown
+from spidercli.text.messages import error_json, located, quoted, shown
 
 
 class VerifyTask(NamedTuple):
@@ -90,6 +90,10 @@ class SolveTask(NamedTuple):
     max_bytes: int
     timeout: float
     max_states: int
+
+
+TABLE_SECONDS = 5.0  # CPU a judge may take, beyond a request's, to read the table of deals
+NAME = "request"  # the name of a request's log in every record and message
 
 
 class DealsTask(NamedTuple):
@@ -170,6 +174,15 @@ def _run(task: JudgeTask) -> Answer:
 
 
 def _too_costly(task: JudgeTask, seconds: float) -> Answer:
+    if isinstance(task, DealsTask):
+        return Answer(
+            422,
+            _error(
+                f"reading the table of settled deals for {quoted(task.name)} took more than "
+                f"{seconds - TABLE_SECONDS:g} s of CPU beyond this server's limit for one "
+                "request; retry, or ask the command line (spidercli deals)"
+            ),
+        )
     message = located(
         task.name,
         None,
@@ -196,11 +209,12 @@ def answer(task: JudgeTask, cpu: float) -> tuple[Answer, bool]:
     except _Spent:
         return _too_costly(task, cpu), True
     except Exception as err:  # a bug, not the input's fault: say so, and start afresh
+        what = "the name asked for" if isinstance(task, DealsTask) else "this log"
         message = located(
-            task.name,
+            NAME if isinstance(task, DealsTask) else task.name,
             None,
             f"internal error: {type(err).__name__}: {shown(str(err))}. Please report it with "
-            "this log.",
+            f"{what}.",
         )
         return Answer(500, _error(message)), True
 

@@ -12,6 +12,7 @@ is written as it comes, one line, whole at once, before it is yielded.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -103,21 +104,40 @@ class Sink:
         self.out.flush()
 
 
-def check_manifest(manifest: str) -> None:
+def check_manifest(manifest: str, *, make: bool = True) -> None:
     """``OutputError`` at once for a manifest that could not be written when the sweep ends (a
-    folder, a FIFO, a device, a folder that takes no file) or certificates that could not be."""
+    folder, a FIFO, a device, a folder that takes no file) or certificates that could not be.
+    ``make``: the certificates' folder is made now (a sweep writes into it as it goes); without,
+    nothing is made or left behind (``deals --pick``, which may still refuse the set or the
+    count): each folder is checked as far as it exists."""
     if not manifest:
         raise OutputError(N_("--manifest needs a file's name, not an empty one"))
-    if os.path.isdir(manifest):
+    if manifest.endswith(("/", os.sep)) or os.path.isdir(manifest):
         raise OutputError(N_("{file}: cannot be written: it is a folder", file=manifest))
     if os.path.exists(manifest):  # a device (or a link to one) makes no folder beside it
         _replaceable(manifest)
     folder = os.path.dirname(certificate_path(manifest, "-"))
+    if not make:
+        for needed in (folder, os.path.dirname(os.path.realpath(manifest))):
+            _can_hold_files(needed)
+        return
     try:  # before any deal is solved: a folder that cannot be made is said at once
         os.makedirs(folder, exist_ok=True)
     except OSError as err:
         raise unwritable(folder, err) from err
     _replaceable(manifest)
+
+
+def _can_hold_files(folder: str) -> None:
+    """``OutputError`` unless ``folder`` is a folder files can be made in, or could be made: its
+    nearest part that exists is a folder this process may write in."""
+    there = os.path.abspath(folder or ".")
+    while not os.path.lexists(there) and os.path.dirname(there) != there:
+        there = os.path.dirname(there)
+    if not os.path.isdir(there):
+        raise unwritable(folder, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)))
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise unwritable(folder, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
 
 
 def _replaceable(path: str) -> None:

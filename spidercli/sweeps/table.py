@@ -169,14 +169,15 @@ class Settled:
 class Entries(Mapping[int, Settled]):
     """A set's entries by deal number, in the file's order. Every line is read and checked when
     the table is loaded, but a won deal's certificate (some 130 actions) is split into its
-    actions only when its entry is first asked for: a set's summary splits none and a deal's
-    entry one (splitting all 32,000 took most of the time to load a set). Counting by result
+    actions only when its entry is asked for, and not kept: a set's summary splits none and a
+    deal's entry one (splitting all 32,000 took most of the time to load a set, and keeping them
+    split takes some 280 MB: a server answering every deal would grow so). Counting by result
     reads no certificate either."""
 
     __slots__ = ("_actions", "_counts", "_entries")
 
     def __init__(self, entries: dict[int, Settled], actions: dict[int, str]) -> None:
-        self._entries = entries  # a won deal's entry has its line () until asked for
+        self._entries = entries  # a won deal's entry has its line () here
         self._actions = actions  # a won deal's actions, as the file wrote them
         self._counts: dict[str, int] = {}
         for entry in entries.values():
@@ -184,10 +185,8 @@ class Entries(Mapping[int, Settled]):
 
     def __getitem__(self, number: int) -> Settled:
         entry = self._entries[number]
-        if not entry.line and entry.result == "won":
-            # Two threads asking at once each split it and store equal entries.
-            entry = replace(entry, line=tuple(self._actions[number].split()))
-            self._entries[number] = entry
+        if entry.result == "won":  # some 20 microseconds a time
+            return replace(entry, line=tuple(self._actions[number].split()))
         return entry
 
     def __iter__(self) -> Iterator[int]:
@@ -312,9 +311,13 @@ def _parse_line(info: SetInfo, line: str, where: str) -> tuple[Settled, str]:
                 raise ValueError(f"a lower bound {least} over the line's {won_in} moves")
             return Settled(info.code(n), "won", won_in, least, grade=_grade(grade)), rest
         if result == "unwinnable":
+            if (moves, bound, grade) != ("-", "-", "-"):
+                raise ValueError("an unwinnable deal with moves, a bound or a grade")
             kind, *args = rest.split() or [""]
             if kind == "lock" and args:
                 ranks = tuple(_count(a, 1) for a in args)
+                if len(set(ranks)) < len(ranks):
+                    raise ValueError(f"a lock naming a rank twice: {args}")
                 if max(ranks) > 13:
                     raise ValueError(f"a lock on a rank past 13: {max(ranks)}")
                 proof = Proof("lock", ranks=ranks)
@@ -324,6 +327,8 @@ def _parse_line(info: SetInfo, line: str, where: str) -> tuple[Settled, str]:
                 raise ValueError(f"a proof that is not 'lock RANK...' or 'search N': {rest!r}")
             return Settled(info.code(n), "unwinnable", proof=proof), ""
         if result == "unknown":
+            if moves != "-":
+                raise ValueError("an unknown deal with a line's moves")
             tried = " ".join(rest.split()) or None
             if tried is not None and tried.startswith("gave-up"):
                 _count(tried.removeprefix("gave-up").strip(), 0)  # the seconds given

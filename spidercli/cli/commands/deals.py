@@ -137,7 +137,7 @@ def deals(
     ranking = None if ranking is None else ranking.lower()
     if manifest is not None:
         try:  # before any deal is drawn or graded, and before a certificate is written
-            check_manifest(manifest)
+            check_manifest(manifest, make=False)
         except OutputError as err:
             fail(err.message, None, as_json)
     try:
@@ -161,6 +161,10 @@ def deals(
     if picking:
         if manifest is not None:
             folder = os.path.join(os.path.dirname(manifest), "certificates")
+            try:  # checked, not made, before the pick: made now (the manifest's too, via a link)
+                os.makedirs(os.path.dirname(os.path.realpath(manifest)), exist_ok=True)
+            except OSError as err:
+                fail(unwritable(manifest, err).message, None, as_json)
             for chosen in picked.deals:
                 text = chosen.log()
                 assert text is not None
