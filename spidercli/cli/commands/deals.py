@@ -32,7 +32,7 @@ def deals(
     spec: Annotated[
         str,
         typer.Argument(
-            help="A set of the table (PS4) or one of its deals (PS4-17).",
+            help="A set of the table (PS4, PS2) or one of its deals (PS4-17).",
             metavar="SET|CODE",
         ),
     ],
