@@ -114,7 +114,8 @@ def check_manifest(manifest: str, *, make: bool = True) -> None:
         raise OutputError(N_("--manifest needs a file's name, not an empty one"))
     if manifest.endswith(("/", os.sep)) or os.path.isdir(manifest):
         raise OutputError(N_("{file}: cannot be written: it is a folder", file=manifest))
-    if os.path.exists(manifest):  # a device (or a link to one) makes no folder beside it
+    there = os.path.exists(manifest)
+    if there:  # a device (or a link to one) makes no folder beside it
         _replaceable(manifest)
     folder = os.path.dirname(certificate_path(manifest, "-"))
     if not make:
@@ -125,7 +126,8 @@ def check_manifest(manifest: str, *, make: bool = True) -> None:
         os.makedirs(folder, exist_ok=True)
     except OSError as err:
         raise unwritable(folder, err) from err
-    _replaceable(manifest)
+    if not there:  # its folder is there now
+        _replaceable(manifest)
 
 
 def _can_hold_files(folder: str) -> None:

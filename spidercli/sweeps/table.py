@@ -383,7 +383,7 @@ def read_table(info: SetInfo, text: str, where: str) -> DealSet:
             )
         last = number
         entries[number] = entry
-        if line_actions and entry.result == "won":
+        if line_actions:  # a won deal's
             actions[number] = line_actions
     return DealSet(info, made, Entries(entries, actions))
 

@@ -12,6 +12,7 @@ import typer
 from spidercli import api
 from spidercli.cli.app import LangOption, dump, fail, unusable, write_output
 from spidercli.errors import InputError, OutputError, unwritable
+from spidercli.sweeps.records import certificate_path
 from spidercli.sweeps.run import check_manifest
 from spidercli.sweeps.table import entry_text, set_text
 from spidercli.text.i18n import _, ngettext
@@ -160,19 +161,19 @@ def deals(
         unusable(err, as_json)
     if picking:
         if manifest is not None:
-            folder = os.path.join(os.path.dirname(manifest), "certificates")
-            try:  # checked, not made, before the pick: made now (the manifest's too, via a link)
-                os.makedirs(os.path.dirname(os.path.realpath(manifest)), exist_ok=True)
-            except OSError as err:
-                fail(unwritable(manifest, err).message, None, as_json)
-            for chosen in picked.deals:
-                text = chosen.log()
-                assert text is not None
+            # Checked, not made, before the pick: made now (the manifest's too, via a link).
+            for folder in (
+                os.path.dirname(certificate_path(manifest, "-")),
+                os.path.dirname(os.path.realpath(manifest)),
+            ):
                 try:
                     os.makedirs(folder, exist_ok=True)
                 except OSError as err:
                     fail(unwritable(folder, err).message, None, as_json)
-                write_output(os.path.join(folder, f"{chosen.game}.yaml"), text, as_json)
+            for chosen in picked.deals:
+                text = chosen.log()
+                assert text is not None
+                write_output(certificate_path(manifest, chosen.game), text, as_json)
             write_output(manifest, picked.manifest_text(), as_json)
         if as_json:
             dump(picked.to_json())
