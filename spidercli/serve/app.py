@@ -453,7 +453,7 @@ class App:
         rules = self._rules(values)
         s = self.settings
         answer = await self._ask(VerifyTask(data, rules, NAME, s.max_bytes), s.cpu_seconds)
-        return Reply(answer.status, (answer.body + "\n").encode("utf-8"))
+        return _replied(answer)
 
     async def batch(self, scope: Scope, receive: Receive) -> Reply:
         s = self.settings
@@ -507,7 +507,7 @@ class App:
         self._query(scope, ())
         name = scope["path"][len("/v1/deals/") :]
         answer = await self._ask(DealsTask(name), self.settings.cpu_seconds + TABLE_SECONDS)
-        return Reply(answer.status, (answer.body + "\n").encode("utf-8"))
+        return _replied(answer)
 
     async def hint(self, scope: Scope, receive: Receive) -> Reply:
         keys = ("log", "rules", "timeout", "max_states", "fair")
@@ -525,16 +525,12 @@ class App:
                 )
             task = HintTask(data, rules, NAME, s.max_bytes, 0.0, 0, fair=True)
             answer = await self._ask(task, s.cpu_seconds)
-            return Reply(answer.status, (answer.body + "\n").encode("utf-8"))
+            return _replied(answer)
         timeout = self._number(values, "timeout", s.hint_seconds)
         states = self._whole(values, "max_states", s.max_states_cap)
         task = HintTask(data, rules, NAME, s.max_bytes, timeout, states)
         answer = await self._ask(task, s.cpu_seconds + timeout)
-        budget = (
-            (b"spidercli-timeout", f"{timeout:g}".encode()),
-            (b"spidercli-max-states", str(states).encode()),
-        )
-        return Reply(answer.status, (answer.body + "\n").encode("utf-8"), budget)
+        return _replied(answer, _budget(timeout, states))
 
     async def solve(self, scope: Scope, receive: Receive) -> Reply:
         keys = ("game", "log", "rules", "timeout", "max_states")
@@ -550,11 +546,7 @@ class App:
         states = self._whole(values, "max_states", s.max_states_cap)
         task = SolveTask(game, data, rules, NAME, s.max_bytes, timeout, states)
         answer = await self._ask(task, s.cpu_seconds + timeout)
-        budget = (
-            (b"spidercli-timeout", f"{timeout:g}".encode()),
-            (b"spidercli-max-states", str(states).encode()),
-        )
-        return Reply(answer.status, (answer.body + "\n").encode("utf-8"), budget)
+        return _replied(answer, _budget(timeout, states))
 
     async def openapi(self, scope: Scope, receive: Receive) -> Reply:
         if self._openapi is None:
@@ -570,6 +562,19 @@ class App:
     async def prometheus(self, scope: Scope, receive: Receive) -> Reply:
         kind = b"text/plain; version=0.0.4; charset=utf-8"  # Prometheus' text format
         return Reply(200, self.metrics.text().encode("utf-8"), kind=kind)
+
+
+def _replied(answer: Answer, headers: tuple[tuple[bytes, bytes], ...] = ()) -> Reply:
+    """A judge's answer as the reply: its status, and its JSON as a line."""
+    return Reply(answer.status, (answer.body + "\n").encode("utf-8"), headers)
+
+
+def _budget(timeout: float, states: int) -> tuple[tuple[bytes, bytes], ...]:
+    """The headers that say the budget a search had (a hint's or a solve's)."""
+    return (
+        (b"spidercli-timeout", f"{timeout:g}".encode()),
+        (b"spidercli-max-states", str(states).encode()),
+    )
 
 
 def _kind(value: object) -> str:
