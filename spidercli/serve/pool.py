@@ -179,8 +179,9 @@ def _too_costly(task: JudgeTask, seconds: float) -> Answer:
             422,
             _error(
                 f"reading the table of settled deals for {quoted(task.name)} took more than "
-                f"{seconds - TABLE_SECONDS:g} s of CPU beyond this server's limit for one "
-                "request; retry, or ask the command line (spidercli deals)"
+                f"{seconds:g} s of CPU (this server's limit for one request, "
+                f"{seconds - TABLE_SECONDS:g} s, and {TABLE_SECONDS:g} s to read the table); "
+                "retry, or ask the command line (spidercli deals)"
             ),
         )
     message = located(
